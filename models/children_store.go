@@ -1,0 +1,235 @@
+package models
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
+)
+
+// replaceChildren swaps the incident's nested records for the given ones, per kind present.
+func (s *Store) replaceChildren(tx *gorm.DB, incidentID int64, c Children) error {
+	if c.Timeline != nil {
+		if err := tx.Where("incident_id = ?", incidentID).Delete(&TimelineEvent{}).Error; err != nil {
+			return fmt.Errorf("clear timeline: %w", err)
+		}
+		for _, in := range *c.Timeline {
+			if _, err := insertEvent(tx, incidentID, in); err != nil {
+				return err
+			}
+		}
+	}
+	if c.ImpactWindows != nil {
+		if err := tx.Where("incident_id = ?", incidentID).Delete(&ImpactWindow{}).Error; err != nil {
+			return fmt.Errorf("clear impact windows: %w", err)
+		}
+		for _, in := range *c.ImpactWindows {
+			if _, err := insertWindow(tx, incidentID, in); err != nil {
+				return err
+			}
+		}
+	}
+	if c.FollowUps != nil {
+		if err := tx.Where("incident_id = ?", incidentID).Delete(&FollowUp{}).Error; err != nil {
+			return fmt.Errorf("clear follow-ups: %w", err)
+		}
+		for _, in := range *c.FollowUps {
+			if _, err := insertFollowUp(tx, incidentID, in); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// withIncident runs fn in a write transaction after checking the incident exists, and marks the
+// incident as changed.
+func (s *Store) withIncident(ctx context.Context, incidentID int64, fn func(tx *gorm.DB) error) error {
+	return s.write.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		res := tx.Model(&Incident{}).Where("id = ?", incidentID).Update("updated_at", time.Now().UTC())
+		if res.Error != nil {
+			return fmt.Errorf("touch incident %d: %w", incidentID, res.Error)
+		}
+		if res.RowsAffected == 0 {
+			return fmt.Errorf("incident %d: %w", incidentID, ErrNotFound)
+		}
+		return fn(tx)
+	})
+}
+
+// deleteChild removes one nested record that must belong to the incident.
+func (s *Store) deleteChild(ctx context.Context, incidentID, id int64, model any, what string) error {
+	return s.withIncident(ctx, incidentID, func(tx *gorm.DB) error {
+		res := tx.Where("incident_id = ? AND id = ?", incidentID, id).Delete(model)
+		if res.Error != nil {
+			return fmt.Errorf("delete %s %d: %w", what, id, res.Error)
+		}
+		if res.RowsAffected == 0 {
+			return fmt.Errorf("%s %d: %w", what, id, ErrNotFound)
+		}
+		return nil
+	})
+}
+
+// updateChild overwrites one nested record that must belong to the incident.
+func updateChild(tx *gorm.DB, incidentID, id int64, row any, what string) error {
+	res := tx.Model(row).Where("incident_id = ? AND id = ?", incidentID, id).
+		Select("*").Omit("id", "incident_id", "created_at", clause.Associations).Updates(row)
+	if res.Error != nil {
+		return fmt.Errorf("update %s %d: %w", what, id, res.Error)
+	}
+	if res.RowsAffected == 0 {
+		return fmt.Errorf("%s %d: %w", what, id, ErrNotFound)
+	}
+	return nil
+}
+
+func eventRow(incidentID int64, in EventInput) TimelineEvent {
+	status := in.Status
+	if in.Kind != "status_update" {
+		status = ""
+	}
+	return TimelineEvent{IncidentID: incidentID, At: *utc(&in.At), Kind: in.Kind, Status: status, Body: in.Body, Public: in.Public}
+}
+
+func insertEvent(tx *gorm.DB, incidentID int64, in EventInput) (*TimelineEvent, error) {
+	ev := eventRow(incidentID, in)
+	if err := tx.Create(&ev).Error; err != nil {
+		return nil, fmt.Errorf("insert timeline event: %w", err)
+	}
+	return &ev, nil
+}
+
+// CreateEvent adds a timeline event to an incident.
+func (s *Store) CreateEvent(ctx context.Context, incidentID int64, in EventInput) (*TimelineEvent, error) {
+	var ev *TimelineEvent
+	err := s.withIncident(ctx, incidentID, func(tx *gorm.DB) (err error) {
+		ev, err = insertEvent(tx, incidentID, in)
+		return err
+	})
+	return ev, err
+}
+
+// UpdateEvent changes a timeline event.
+func (s *Store) UpdateEvent(ctx context.Context, incidentID, id int64, in EventInput) error {
+	return s.withIncident(ctx, incidentID, func(tx *gorm.DB) error {
+		row := eventRow(incidentID, in)
+		row.ID = id
+		return updateChild(tx, incidentID, id, &row, "timeline event")
+	})
+}
+
+// DeleteEvent removes a timeline event.
+func (s *Store) DeleteEvent(ctx context.Context, incidentID, id int64) error {
+	return s.deleteChild(ctx, incidentID, id, &TimelineEvent{}, "timeline event")
+}
+
+func windowRow(incidentID int64, in WindowInput) ImpactWindow {
+	return ImpactWindow{IncidentID: incidentID, StartedAt: *utc(&in.StartedAt), EndedAt: utc(in.EndedAt), Level: in.Level, Note: in.Note}
+}
+
+func insertWindow(tx *gorm.DB, incidentID int64, in WindowInput) (*ImpactWindow, error) {
+	w := windowRow(incidentID, in)
+	if err := tx.Omit(clause.Associations).Create(&w).Error; err != nil {
+		return nil, fmt.Errorf("insert impact window: %w", err)
+	}
+	return &w, setWindowServices(tx, w.ID, in.Services)
+}
+
+func setWindowServices(tx *gorm.DB, windowID int64, names []string) error {
+	ids, err := namedIDs(tx, "services", names)
+	if err != nil {
+		return err
+	}
+	return replaceLinks(tx, "impact_window_services", "impact_window_id", "service_id", windowID, ids)
+}
+
+// CreateWindow adds an impact window to an incident.
+func (s *Store) CreateWindow(ctx context.Context, incidentID int64, in WindowInput) (*ImpactWindow, error) {
+	var w *ImpactWindow
+	err := s.withIncident(ctx, incidentID, func(tx *gorm.DB) (err error) {
+		w, err = insertWindow(tx, incidentID, in)
+		return err
+	})
+	return w, err
+}
+
+// UpdateWindow changes an impact window.
+func (s *Store) UpdateWindow(ctx context.Context, incidentID, id int64, in WindowInput) error {
+	return s.withIncident(ctx, incidentID, func(tx *gorm.DB) error {
+		row := windowRow(incidentID, in)
+		row.ID = id
+		if err := updateChild(tx, incidentID, id, &row, "impact window"); err != nil {
+			return err
+		}
+		return setWindowServices(tx, id, in.Services)
+	})
+}
+
+// DeleteWindow removes an impact window.
+func (s *Store) DeleteWindow(ctx context.Context, incidentID, id int64) error {
+	return s.deleteChild(ctx, incidentID, id, &ImpactWindow{}, "impact window")
+}
+
+func followUpRow(incidentID int64, in FollowUpInput, previous *FollowUp) FollowUp {
+	f := FollowUp{
+		IncidentID: incidentID, Title: in.Title, Description: in.Description, Kind: in.Kind,
+		Priority: in.Priority, Owner: in.Owner, Status: in.Status,
+		TrackerURL: in.TrackerURL, Verification: in.Verification, Version: 1,
+	}
+	if in.DueOn != nil {
+		due := time.Date(in.DueOn.Year(), in.DueOn.Month(), in.DueOn.Day(), 0, 0, 0, 0, time.UTC)
+		f.DueOn = &due
+	}
+	if in.Status == "done" {
+		// Keep the first completion time across edits that leave it done.
+		if previous != nil && previous.DoneAt != nil {
+			f.DoneAt = previous.DoneAt
+		} else {
+			now := time.Now().UTC().Truncate(time.Second)
+			f.DoneAt = &now
+		}
+	}
+	return f
+}
+
+func insertFollowUp(tx *gorm.DB, incidentID int64, in FollowUpInput) (*FollowUp, error) {
+	f := followUpRow(incidentID, in, nil)
+	if err := tx.Create(&f).Error; err != nil {
+		return nil, fmt.Errorf("insert follow-up: %w", err)
+	}
+	return &f, nil
+}
+
+// CreateFollowUp adds a follow-up action to an incident.
+func (s *Store) CreateFollowUp(ctx context.Context, incidentID int64, in FollowUpInput) (*FollowUp, error) {
+	var f *FollowUp
+	err := s.withIncident(ctx, incidentID, func(tx *gorm.DB) (err error) {
+		f, err = insertFollowUp(tx, incidentID, in)
+		return err
+	})
+	return f, err
+}
+
+// UpdateFollowUp changes a follow-up. When version is non-zero it must match, else ErrConflict.
+func (s *Store) UpdateFollowUp(ctx context.Context, incidentID, id int64, version int, in FollowUpInput) error {
+	return s.withIncident(ctx, incidentID, func(tx *gorm.DB) error {
+		var current FollowUp
+		if err := tx.Where("incident_id = ? AND id = ?", incidentID, id).First(&current).Error; err != nil {
+			return notFound(err, fmt.Sprintf("follow-up %d", id))
+		}
+		if version != 0 && version != current.Version {
+			return fmt.Errorf("follow-up %d is at version %d, not %d: %w", id, current.Version, version, ErrConflict)
+		}
+		row := followUpRow(incidentID, in, &current)
+		row.ID, row.Version = id, current.Version+1
+		return updateChild(tx.Where("version = ?", current.Version), incidentID, id, &row, "follow-up")
+	})
+}
+
+// DeleteFollowUp removes a follow-up action.
+func (s *Store) DeleteFollowUp(ctx context.Context, incidentID, id int64) error {
+	return s.deleteChild(ctx, incidentID, id, &FollowUp{}, "follow-up")
+}

@@ -1,0 +1,43 @@
+package models
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// FormatDuration writes a duration the way responders say it: "72 h 54 min", "20 min", "45 s".
+func FormatDuration(d time.Duration) string {
+	sign := ""
+	if d < 0 {
+		sign, d = "−", -d
+	}
+	d = d.Round(time.Second)
+	h := int64(d / time.Hour)
+	m := int64(d % time.Hour / time.Minute)
+	s := int64(d % time.Minute / time.Second)
+	var parts []string
+	switch {
+	case h > 0:
+		parts = append(parts, fmt.Sprintf("%d h", h))
+		if m > 0 {
+			parts = append(parts, fmt.Sprintf("%d min", m))
+		}
+	case m > 0:
+		parts = append(parts, fmt.Sprintf("%d min", m))
+		if s > 0 {
+			parts = append(parts, fmt.Sprintf("%d s", s))
+		}
+	default:
+		parts = append(parts, fmt.Sprintf("%d s", s))
+	}
+	return sign + strings.Join(parts, " ")
+}
+
+// FormatFigure writes a figure, or "not recorded".
+func FormatFigure(f Figure) string {
+	if !f.Recorded {
+		return "not recorded"
+	}
+	return FormatDuration(f.Value)
+}

@@ -1,0 +1,334 @@
+package models
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
+)
+
+// IncidentFilter narrows the incident list. Empty fields do not filter.
+type IncidentFilter struct {
+	Status          string
+	Severity        string
+	Service         string
+	Region          string
+	PostmortemState string
+	Text            string // matched against title and summary
+	Limit           int
+	Offset          int
+}
+
+// ListIncidents returns one page of incidents, newest start first, with their services and
+// regions, and the total number that match the filter.
+func (s *Store) ListIncidents(ctx context.Context, f IncidentFilter) ([]Incident, int64, error) {
+	q := s.read.WithContext(ctx).Model(&Incident{})
+	if f.Status != "" {
+		q = q.Where("status = ?", f.Status)
+	}
+	if f.Severity != "" {
+		q = q.Where("severity = ?", f.Severity)
+	}
+	if f.PostmortemState != "" {
+		q = q.Where("postmortem_state = ?", f.PostmortemState)
+	}
+	if f.Service != "" {
+		q = q.Where("id IN (SELECT incident_id FROM incident_services JOIN services ON services.id = incident_services.service_id WHERE services.name = ?)", f.Service)
+	}
+	if f.Region != "" {
+		q = q.Where("id IN (SELECT incident_id FROM incident_regions JOIN regions ON regions.id = incident_regions.region_id WHERE regions.name = ?)", f.Region)
+	}
+	if text := strings.TrimSpace(f.Text); text != "" {
+		pattern := "%" + escapeLike(strings.ToLower(text)) + "%"
+		q = q.Where("(LOWER(title) LIKE ? ESCAPE '\\' OR LOWER(summary) LIKE ? ESCAPE '\\')", pattern, pattern)
+	}
+	var total int64
+	if err := q.Count(&total).Error; err != nil {
+		return nil, 0, fmt.Errorf("count incidents: %w", err)
+	}
+	if f.Limit <= 0 {
+		f.Limit = 50
+	}
+	var incidents []Incident
+	err := q.Preload("Services", orderByName).Preload("Regions", orderByName).
+		Order(s.startedDesc()).Order("id DESC").
+		Limit(f.Limit).Offset(f.Offset).Find(&incidents).Error
+	if err != nil {
+		return nil, 0, fmt.Errorf("list incidents: %w", err)
+	}
+	return incidents, total, nil
+}
+
+func orderByName(db *gorm.DB) *gorm.DB { return db.Order("name") }
+
+// startedDesc orders by start, newest first, unknown starts last, in the form the index serves.
+func (s *Store) startedDesc() string {
+	if s.dialect == "postgres" {
+		return "started_at DESC NULLS LAST"
+	}
+	return "started_at DESC"
+}
+
+func escapeLike(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
+}
+
+// GetIncident loads one incident with its services, regions, timeline, impact windows and follow-ups.
+func (s *Store) GetIncident(ctx context.Context, id int64) (*Incident, error) {
+	return s.getIncident(s.read.WithContext(ctx), id)
+}
+
+func (s *Store) getIncident(db *gorm.DB, id int64) (*Incident, error) {
+	var inc Incident
+	err := db.Preload("Services", orderByName).Preload("Regions", orderByName).
+		Preload("Timeline", func(db *gorm.DB) *gorm.DB { return db.Order("at, id") }).
+		Preload("ImpactWindows", func(db *gorm.DB) *gorm.DB { return db.Order("started_at, id") }).
+		Preload("ImpactWindows.Services", orderByName).
+		Preload("FollowUps", func(db *gorm.DB) *gorm.DB { return db.Order("id") }).
+		First(&inc, id).Error
+	if err != nil {
+		return nil, notFound(err, fmt.Sprintf("incident %d", id))
+	}
+	return &inc, nil
+}
+
+// Children are the nested records a create or full replace may carry. A nil slice leaves the
+// incident's existing records alone on update.
+type Children struct {
+	Timeline      *[]EventInput
+	ImpactWindows *[]WindowInput
+	FollowUps     *[]FollowUpInput
+}
+
+// CreateIncident stores a new incident and its nested records in one transaction.
+func (s *Store) CreateIncident(ctx context.Context, in IncidentInput, children Children) (*Incident, error) {
+	var created *Incident
+	err := s.write.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		inc := Incident{Version: 1}
+		applyIncidentInput(&inc, in)
+		if err := tx.Omit(clause.Associations).Create(&inc).Error; err != nil {
+			return fmt.Errorf("insert incident: %w", err)
+		}
+		if err := s.setTags(tx, inc.ID, in); err != nil {
+			return err
+		}
+		if err := s.replaceChildren(tx, inc.ID, children); err != nil {
+			return err
+		}
+		var err error
+		created, err = s.getIncident(tx, inc.ID)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("create incident: %w", err)
+	}
+	return created, nil
+}
+
+// UpdateIncident replaces an incident's fields. When version is non-zero it must match the stored
+// version, else ErrConflict: nobody's edit is overwritten silently.
+func (s *Store) UpdateIncident(ctx context.Context, id int64, version int, in IncidentInput, children Children) (*Incident, error) {
+	var updated *Incident
+	err := s.write.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		var current Incident
+		if err := tx.Omit(clause.Associations).First(&current, id).Error; err != nil {
+			return notFound(err, fmt.Sprintf("incident %d", id))
+		}
+		if version != 0 && version != current.Version {
+			return fmt.Errorf("incident %d is at version %d, not %d: %w", id, current.Version, version, ErrConflict)
+		}
+		next := current
+		applyIncidentInput(&next, in)
+		next.Version = current.Version + 1
+		res := tx.Model(&Incident{}).Where("id = ? AND version = ?", id, current.Version).
+			Select("*").Omit("id", "created_at", "deleted_at", "source", "external_id", clause.Associations).
+			Updates(&next)
+		if res.Error != nil {
+			return fmt.Errorf("update incident %d: %w", id, res.Error)
+		}
+		if res.RowsAffected == 0 {
+			return fmt.Errorf("incident %d changed during the update: %w", id, ErrConflict)
+		}
+		if err := s.setTags(tx, id, in); err != nil {
+			return err
+		}
+		if err := s.replaceChildren(tx, id, children); err != nil {
+			return err
+		}
+		var err error
+		updated, err = s.getIncident(tx, id)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return updated, nil
+}
+
+// DeleteIncident soft-deletes an incident; it disappears from lists and pages.
+func (s *Store) DeleteIncident(ctx context.Context, id int64) error {
+	res := s.write.WithContext(ctx).Delete(&Incident{}, id)
+	if res.Error != nil {
+		return fmt.Errorf("delete incident %d: %w", id, res.Error)
+	}
+	if res.RowsAffected == 0 {
+		return fmt.Errorf("incident %d: %w", id, ErrNotFound)
+	}
+	return nil
+}
+
+// IncidentExists tells whether a live incident has this id.
+func (s *Store) IncidentExists(ctx context.Context, id int64) (bool, error) {
+	var n int64
+	if err := s.read.WithContext(ctx).Model(&Incident{}).Where("id = ?", id).Count(&n).Error; err != nil {
+		return false, fmt.Errorf("find incident %d: %w", id, err)
+	}
+	return n > 0, nil
+}
+
+// FindBySource returns the id of the incident imported from source with this external id, or 0.
+func (s *Store) FindBySource(ctx context.Context, source, externalID string) (int64, error) {
+	var ids []int64
+	err := s.read.WithContext(ctx).Model(&Incident{}).Where("source = ? AND external_id = ?", source, externalID).Limit(1).Pluck("id", &ids).Error
+	if err != nil {
+		return 0, fmt.Errorf("find %s incident %s: %w", source, externalID, err)
+	}
+	if len(ids) == 0 {
+		return 0, nil
+	}
+	return ids[0], nil
+}
+
+// SetSource marks an incident as imported from an outside source, so that a re-import finds it.
+func (s *Store) SetSource(ctx context.Context, id int64, source, externalID string) error {
+	err := s.write.WithContext(ctx).Model(&Incident{}).Where("id = ?", id).
+		Updates(map[string]any{"source": source, "external_id": externalID}).Error
+	if err != nil {
+		return fmt.Errorf("set source of incident %d: %w", id, err)
+	}
+	return nil
+}
+
+func applyIncidentInput(inc *Incident, in IncidentInput) {
+	inc.Title = strings.TrimSpace(in.Title)
+	inc.Summary = in.Summary
+	inc.Severity = in.Severity
+	inc.Status = in.Status
+	inc.DetectionMethod = in.DetectionMethod
+	inc.CustomerImpact = in.CustomerImpact
+	inc.RootCause = in.RootCause
+	inc.Trigger = in.Trigger
+	inc.Detection = in.Detection
+	inc.Response = in.Response
+	inc.Lessons = in.Lessons
+	inc.TimeZone = in.TimeZone
+	inc.PostmortemState = in.PostmortemState
+	if in.PostmortemState == "published" && inc.PublishedAt == nil {
+		now := time.Now().UTC().Truncate(time.Second)
+		inc.PublishedAt = &now
+	}
+	inc.Public = in.Public
+	m := in.Milestones
+	inc.TriggeredAt, inc.StartedAt, inc.DetectedAt = utc(m.TriggeredAt), utc(m.StartedAt), utc(m.DetectedAt)
+	inc.AcknowledgedAt, inc.MitigatedAt, inc.ResolvedAt = utc(m.AcknowledgedAt), utc(m.MitigatedAt), utc(m.ResolvedAt)
+}
+
+// utc normalises an instant for storage: UTC, whole seconds.
+func utc(t *time.Time) *time.Time {
+	if t == nil {
+		return nil
+	}
+	u := t.UTC().Truncate(time.Second)
+	return &u
+}
+
+// setTags replaces the incident's services and regions, creating names not seen before.
+func (s *Store) setTags(tx *gorm.DB, incidentID int64, in IncidentInput) error {
+	serviceIDs, err := namedIDs(tx, "services", in.Services)
+	if err != nil {
+		return err
+	}
+	if err := replaceLinks(tx, "incident_services", "incident_id", "service_id", incidentID, serviceIDs); err != nil {
+		return err
+	}
+	regionIDs, err := namedIDs(tx, "regions", in.Regions)
+	if err != nil {
+		return err
+	}
+	return replaceLinks(tx, "incident_regions", "incident_id", "region_id", incidentID, regionIDs)
+}
+
+// namedIDs finds or creates the rows of a name table (services, regions) in two statements.
+func namedIDs(tx *gorm.DB, table string, names []string) ([]int64, error) {
+	clean := uniqueNames(names)
+	if len(clean) == 0 {
+		return nil, nil
+	}
+	now := time.Now().UTC().Truncate(time.Second)
+	rows := make([]map[string]any, len(clean))
+	for n, name := range clean {
+		rows[n] = map[string]any{"name": name, "created_at": now}
+	}
+	if err := tx.Table(table).Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "name"}}, DoNothing: true}).Create(rows).Error; err != nil {
+		return nil, fmt.Errorf("add %s: %w", table, err)
+	}
+	var ids []int64
+	if err := tx.Table(table).Where("name IN ?", clean).Pluck("id", &ids).Error; err != nil {
+		return nil, fmt.Errorf("find %s: %w", table, err)
+	}
+	return ids, nil
+}
+
+func uniqueNames(names []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, name := range names {
+		name = strings.TrimSpace(name)
+		if name == "" || seen[strings.ToLower(name)] {
+			continue
+		}
+		seen[strings.ToLower(name)] = true
+		out = append(out, name)
+	}
+	return out
+}
+
+func replaceLinks(tx *gorm.DB, table, ownerColumn, otherColumn string, ownerID int64, otherIDs []int64) error {
+	if err := tx.Table(table).Where(ownerColumn+" = ?", ownerID).Delete(nil).Error; err != nil {
+		return fmt.Errorf("clear %s: %w", table, err)
+	}
+	if len(otherIDs) == 0 {
+		return nil
+	}
+	rows := make([]map[string]any, len(otherIDs))
+	for n, id := range otherIDs {
+		rows[n] = map[string]any{ownerColumn: ownerID, otherColumn: id}
+	}
+	if err := tx.Table(table).Create(rows).Error; err != nil {
+		return fmt.Errorf("fill %s: %w", table, err)
+	}
+	return nil
+}
+
+// ServiceNames lists every known service, for filters and suggestions.
+func (s *Store) ServiceNames(ctx context.Context) ([]string, error) {
+	var names []string
+	err := s.read.WithContext(ctx).Model(&Service{}).Order("name").Pluck("name", &names).Error
+	if err != nil {
+		return nil, fmt.Errorf("list services: %w", err)
+	}
+	return names, nil
+}
+
+// RegionNames lists every known region.
+func (s *Store) RegionNames(ctx context.Context) ([]string, error) {
+	var names []string
+	err := s.read.WithContext(ctx).Model(&Region{}).Order("name").Pluck("name", &names).Error
+	if err != nil {
+		return nil, fmt.Errorf("list regions: %w", err)
+	}
+	return names, nil
+}

@@ -1,0 +1,250 @@
+package models
+
+import (
+	"fmt"
+	"net/url"
+	"reflect"
+	"strings"
+	"time"
+
+	"github.com/go-playground/validator/v10"
+)
+
+// TitleMax is the longest title an incident or follow-up may have.
+const TitleMax = 200
+
+// IncidentInput is what a person or an API client submits to create or change an incident.
+// Field names in validation errors are the snake_case names of DESIGN §1.
+type IncidentInput struct {
+	Title           string   `json:"title" validate:"required,max=200"`
+	Summary         string   `json:"summary" validate:"max=5000"`
+	Severity        string   `json:"severity" validate:"required,oneof=sev1 sev2 sev3 sev4"`
+	Status          string   `json:"status" validate:"required,oneof=investigating identified monitoring resolved"`
+	DetectionMethod string   `json:"detection_method" validate:"omitempty,oneof=automated_alert synthetic_monitor customer_report staff_report other"`
+	CustomerImpact  string   `json:"customer_impact" validate:"max=100000"`
+	RootCause       string   `json:"root_cause" validate:"max=100000"`
+	Trigger         string   `json:"trigger" validate:"max=100000"`
+	Detection       string   `json:"detection" validate:"max=100000"`
+	Response        string   `json:"response" validate:"max=100000"`
+	Lessons         string   `json:"lessons" validate:"max=100000"`
+	TimeZone        string   `json:"time_zone" validate:"required,timezone"`
+	PostmortemState string   `json:"postmortem_state" validate:"required,oneof=none draft in_review published"`
+	Public          bool     `json:"public"`
+	Services        []string `json:"services" validate:"max=50,dive,required,max=100"`
+	Regions         []string `json:"regions" validate:"max=50,dive,required,max=100"`
+	Milestones      Milestones
+}
+
+// Milestones are the six instants of an incident, in UTC, nil when nobody knows them.
+type Milestones struct {
+	TriggeredAt    *time.Time `json:"triggered_at"`
+	StartedAt      *time.Time `json:"started_at"`
+	DetectedAt     *time.Time `json:"detected_at"`
+	AcknowledgedAt *time.Time `json:"acknowledged_at"`
+	MitigatedAt    *time.Time `json:"mitigated_at"`
+	ResolvedAt     *time.Time `json:"resolved_at"`
+}
+
+// MilestoneNames are the milestones in the order they should happen.
+var MilestoneNames = []string{"triggered_at", "started_at", "detected_at", "acknowledged_at", "mitigated_at", "resolved_at"}
+
+// MilestoneLabels are the milestones as people call them.
+var MilestoneLabels = map[string]string{
+	"triggered_at":    "Triggered",
+	"started_at":      "Impact started",
+	"detected_at":     "Detected",
+	"acknowledged_at": "Acknowledged",
+	"mitigated_at":    "Mitigated",
+	"resolved_at":     "Resolved",
+}
+
+// List returns the milestones in MilestoneNames order.
+func (m Milestones) List() []*time.Time {
+	return []*time.Time{m.TriggeredAt, m.StartedAt, m.DetectedAt, m.AcknowledgedAt, m.MitigatedAt, m.ResolvedAt}
+}
+
+// Milestones returns the incident's six instants.
+func (i *Incident) Milestones() Milestones {
+	return Milestones{i.TriggeredAt, i.StartedAt, i.DetectedAt, i.AcknowledgedAt, i.MitigatedAt, i.ResolvedAt}
+}
+
+// OrderWarning says that one milestone comes before another it should follow.
+type OrderWarning struct {
+	Field, Before string // Field is earlier than Before, which should precede it
+	Message       string
+}
+
+// OrderWarnings lists the milestones that are out of order. Such milestones are saved anyway:
+// the record may be right and the expectation wrong, but people should look twice.
+func (m Milestones) OrderWarnings() []OrderWarning {
+	var warnings []OrderWarning
+	list := m.List()
+	for later := range list {
+		if list[later] == nil {
+			continue
+		}
+		// Compare with the nearest earlier milestone that is known.
+		for earlier := later - 1; earlier >= 0; earlier-- {
+			if list[earlier] == nil {
+				continue
+			}
+			if list[later].Before(*list[earlier]) {
+				warnings = append(warnings, OrderWarning{
+					Field:  MilestoneNames[later],
+					Before: MilestoneNames[earlier],
+					Message: fmt.Sprintf("%s is before %s.", MilestoneLabels[MilestoneNames[later]],
+						strings.ToLower(MilestoneLabels[MilestoneNames[earlier]])),
+				})
+			}
+			break
+		}
+	}
+	return warnings
+}
+
+// EventInput is a new or changed timeline event.
+type EventInput struct {
+	At     time.Time `json:"at" validate:"required"`
+	Kind   string    `json:"kind" validate:"required,oneof=status_update alert action change note"`
+	Status string    `json:"status" validate:"required_if=Kind status_update,omitempty,oneof=investigating identified monitoring resolved"`
+	Body   string    `json:"body" validate:"max=100000"`
+	Public bool      `json:"public"`
+}
+
+// WindowInput is a new or changed impact window.
+type WindowInput struct {
+	StartedAt time.Time  `json:"started_at" validate:"required"`
+	EndedAt   *time.Time `json:"ended_at"`
+	Level     string     `json:"level" validate:"required,oneof=degraded partial_outage major_outage"`
+	Note      string     `json:"note" validate:"max=5000"`
+	Services  []string   `json:"services" validate:"max=50,dive,required,max=100"`
+}
+
+// FollowUpInput is a new or changed follow-up action.
+type FollowUpInput struct {
+	Title        string     `json:"title" validate:"required,max=200"`
+	Description  string     `json:"description" validate:"max=100000"`
+	Kind         string     `json:"kind" validate:"required,oneof=prevent detect mitigate process"`
+	Priority     string     `json:"priority" validate:"required,oneof=p1 p2 p3"`
+	Owner        string     `json:"owner" validate:"max=200"`
+	DueOn        *time.Time `json:"due_on"`
+	Status       string     `json:"status" validate:"required,oneof=open in_progress done wont_do"`
+	TrackerURL   string     `json:"tracker_url" validate:"omitempty,max=2000,weburl"`
+	Verification string     `json:"verification" validate:"max=100000"`
+}
+
+// FieldError is one problem with one submitted field.
+type FieldError struct {
+	Field   string `json:"field"`
+	Message string `json:"message"`
+}
+
+// FieldErrors is every problem found in one submission.
+type FieldErrors []FieldError
+
+func (e FieldErrors) Error() string {
+	parts := make([]string, len(e))
+	for n, f := range e {
+		parts[n] = f.Field + ": " + f.Message
+	}
+	return "invalid input: " + strings.Join(parts, "; ")
+}
+
+// Add records a problem with a field.
+func (e *FieldErrors) Add(field, message string) { *e = append(*e, FieldError{field, message}) }
+
+// For returns the first message about a field, or "".
+func (e FieldErrors) For(field string) string {
+	for _, f := range e {
+		if f.Field == field {
+			return f.Message
+		}
+	}
+	return ""
+}
+
+// Prefixed returns the errors with each field name prefixed, for nested records.
+func (e FieldErrors) Prefixed(prefix string) FieldErrors {
+	out := make(FieldErrors, len(e))
+	for n, f := range e {
+		out[n] = FieldError{prefix + f.Field, f.Message}
+	}
+	return out
+}
+
+var validate = newValidator()
+
+func newValidator() *validator.Validate {
+	v := validator.New(validator.WithRequiredStructEnabled())
+	v.RegisterTagNameFunc(func(f reflect.StructField) string {
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "-" {
+			return ""
+		}
+		return name
+	})
+	// weburl accepts only http and https links, so a javascript: URL can never become a link.
+	_ = v.RegisterValidation("weburl", func(fl validator.FieldLevel) bool {
+		u, err := url.Parse(fl.Field().String())
+		return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
+	})
+	return v
+}
+
+// Validate checks a submission against its rules and returns one message per bad field.
+func Validate(input any) FieldErrors {
+	err := validate.Struct(input)
+	if err == nil {
+		return nil
+	}
+	var fieldErrors FieldErrors
+	verrs, ok := err.(validator.ValidationErrors)
+	if !ok {
+		fieldErrors.Add("", err.Error())
+		return fieldErrors
+	}
+	for _, fe := range verrs {
+		fieldErrors.Add(fieldPath(fe), message(fe))
+	}
+	return fieldErrors
+}
+
+// fieldPath turns validator's "IncidentInput.services[2]" into "services".
+func fieldPath(fe validator.FieldError) string {
+	ns := fe.Namespace()
+	if _, rest, ok := strings.Cut(ns, "."); ok {
+		ns = rest
+	}
+	if i := strings.IndexByte(ns, '['); i >= 0 && !strings.Contains(ns[i:], ".") {
+		ns = ns[:i]
+	}
+	return ns
+}
+
+func message(fe validator.FieldError) string {
+	switch fe.Tag() {
+	case "required", "required_if":
+		return "This field is required."
+	case "max":
+		if fe.Kind() == reflect.Slice {
+			return fmt.Sprintf("At most %s entries.", fe.Param())
+		}
+		return fmt.Sprintf("Must be at most %s characters.", fe.Param())
+	case "oneof":
+		return fmt.Sprintf("Must be one of: %s.", strings.ReplaceAll(fe.Param(), " ", ", "))
+	case "timezone":
+		return "Not a known time zone; use a name like Europe/London or UTC."
+	case "weburl":
+		return "Must be an http or https link."
+	}
+	return "This value is not valid."
+}
+
+// ValidateWindow checks an impact window, including that it does not end before it starts.
+func ValidateWindow(in WindowInput) FieldErrors {
+	errs := Validate(in)
+	if in.EndedAt != nil && in.EndedAt.Before(in.StartedAt) {
+		errs.Add("ended_at", "The window ends before it starts.")
+	}
+	return errs
+}

@@ -1,0 +1,213 @@
+package models
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/glebarez/sqlite"
+	"github.com/pressly/goose/v3"
+	"gorm.io/driver/postgres"
+	"gorm.io/gorm"
+	"gorm.io/gorm/logger"
+
+	"hindsight/migrations"
+)
+
+// Store reads and writes Hindsight's records. On SQLite it holds two pools: many connections
+// for reads and exactly one for writes, so writers queue in Go instead of fighting over the
+// database lock. On PostgreSQL both are the same pool.
+type Store struct {
+	read     *gorm.DB
+	write    *gorm.DB
+	dialect  string
+	provider *goose.Provider
+	// statements counts SQL statements, so tests can prove a page's query count is constant.
+	statements atomic.Int64
+}
+
+// Dialect is "sqlite" or "postgres".
+func (s *Store) Dialect() string { return s.dialect }
+
+// IsPostgres tells whether the database is PostgreSQL.
+func IsPostgres(databaseURL string) bool {
+	return strings.HasPrefix(databaseURL, "postgres://") || strings.HasPrefix(databaseURL, "postgresql://")
+}
+
+// Open connects to a SQLite file or a postgres:// URL. It does not migrate.
+func Open(ctx context.Context, databaseURL string) (*Store, error) {
+	cfg := &gorm.Config{Logger: logger.Discard, TranslateError: true, PrepareStmt: true}
+	s := &Store{}
+	if IsPostgres(databaseURL) {
+		db, err := gorm.Open(postgres.Open(databaseURL), cfg)
+		if err != nil {
+			return nil, fmt.Errorf("open postgres: %w", err)
+		}
+		sqlDB, err := db.DB()
+		if err != nil {
+			return nil, fmt.Errorf("open postgres: %w", err)
+		}
+		sqlDB.SetMaxOpenConns(20)
+		sqlDB.SetMaxIdleConns(20)
+		sqlDB.SetConnMaxIdleTime(5 * time.Minute)
+		s.read, s.write, s.dialect = db, db, "postgres"
+	} else {
+		path := strings.TrimPrefix(strings.TrimPrefix(databaseURL, "sqlite://"), "file:")
+		if i := strings.IndexByte(path, '?'); i >= 0 {
+			path = path[:i]
+		}
+		params := url.Values{}
+		for _, p := range []string{"journal_mode(WAL)", "busy_timeout(10000)", "foreign_keys(1)", "synchronous(NORMAL)"} {
+			params.Add("_pragma", p)
+		}
+		params.Set("_time_format", "sqlite")
+		reader, err := gorm.Open(sqlite.Open("file:"+path+"?"+params.Encode()), cfg)
+		if err != nil {
+			return nil, fmt.Errorf("open sqlite %s: %w", path, err)
+		}
+		params.Set("_txlock", "immediate")
+		writer, err := gorm.Open(sqlite.Open("file:"+path+"?"+params.Encode()), cfg)
+		if err != nil {
+			return nil, fmt.Errorf("open sqlite %s: %w", path, err)
+		}
+		readDB, err := reader.DB()
+		if err != nil {
+			return nil, err
+		}
+		readDB.SetMaxOpenConns(8)
+		readDB.SetMaxIdleConns(8)
+		writeDB, err := writer.DB()
+		if err != nil {
+			return nil, err
+		}
+		writeDB.SetMaxOpenConns(1)
+		writeDB.SetMaxIdleConns(1)
+		writeDB.SetConnMaxLifetime(0)
+		s.read, s.write, s.dialect = reader, writer, "sqlite"
+	}
+	for _, db := range []*gorm.DB{s.read, s.write} {
+		if err := s.countStatements(db); err != nil {
+			return nil, err
+		}
+	}
+	sqlDB, err := s.write.DB()
+	if err != nil {
+		return nil, err
+	}
+	if err := sqlDB.PingContext(ctx); err != nil {
+		return nil, fmt.Errorf("connect to database: %w", err)
+	}
+	dialect, dir := goose.DialectSQLite3, "sqlite"
+	if s.dialect == "postgres" {
+		dialect, dir = goose.DialectPostgres, "postgres"
+	}
+	sub, err := fs.Sub(migrations.FS, dir)
+	if err != nil {
+		return nil, err
+	}
+	s.provider, err = goose.NewProvider(dialect, sqlDB, sub)
+	if err != nil {
+		return nil, fmt.Errorf("load migrations: %w", err)
+	}
+	return s, nil
+}
+
+func (s *Store) countStatements(db *gorm.DB) error {
+	count := func(*gorm.DB) { s.statements.Add(1) }
+	cb := db.Callback()
+	for _, err := range []error{
+		cb.Create().After("gorm:create").Register("hindsight:count", count),
+		cb.Query().After("gorm:query").Register("hindsight:count", count),
+		cb.Update().After("gorm:update").Register("hindsight:count", count),
+		cb.Delete().After("gorm:delete").Register("hindsight:count", count),
+		cb.Row().After("gorm:row").Register("hindsight:count", count),
+		cb.Raw().After("gorm:raw").Register("hindsight:count", count),
+	} {
+		if err != nil {
+			return fmt.Errorf("register statement counter: %w", err)
+		}
+	}
+	return nil
+}
+
+// Statements returns how many SQL statements the store has run since it opened.
+func (s *Store) Statements() int64 { return s.statements.Load() }
+
+// Close closes the database connections.
+func (s *Store) Close() error {
+	var errs []error
+	for _, db := range []*gorm.DB{s.read, s.write} {
+		if sqlDB, err := db.DB(); err == nil {
+			errs = append(errs, sqlDB.Close())
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// MigrateUp applies every pending migration and returns how many it applied.
+func (s *Store) MigrateUp(ctx context.Context) (int, error) {
+	results, err := s.provider.Up(ctx)
+	if err != nil {
+		return len(results), fmt.Errorf("migrate up: %w", err)
+	}
+	return len(results), nil
+}
+
+// MigrationStatus describes one migration and whether it is applied.
+type MigrationStatus struct {
+	Version   int64
+	Name      string
+	Applied   bool
+	AppliedAt time.Time
+}
+
+// MigrationStatus lists every migration with its state.
+func (s *Store) MigrationStatus(ctx context.Context) ([]MigrationStatus, error) {
+	statuses, err := s.provider.Status(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("migration status: %w", err)
+	}
+	out := make([]MigrationStatus, len(statuses))
+	for n, st := range statuses {
+		out[n] = MigrationStatus{Version: st.Source.Version, Name: st.Source.Path, Applied: st.State == goose.StateApplied, AppliedAt: st.AppliedAt}
+	}
+	return out, nil
+}
+
+// Ready checks that the database answers and no migration is pending.
+func (s *Store) Ready(ctx context.Context) error {
+	for _, db := range []*gorm.DB{s.read, s.write} {
+		sqlDB, err := db.DB()
+		if err != nil {
+			return err
+		}
+		if err := sqlDB.PingContext(ctx); err != nil {
+			return fmt.Errorf("database does not answer: %w", err)
+		}
+	}
+	pending, err := s.provider.HasPending(ctx)
+	if err != nil {
+		return fmt.Errorf("check migrations: %w", err)
+	}
+	if pending {
+		return errors.New("migrations are pending")
+	}
+	return nil
+}
+
+// SQLDB exposes the write pool for maintenance tasks and tests that inspect the schema.
+func (s *Store) SQLDB() (*sql.DB, error) { return s.write.DB() }
+
+// notFound maps gorm's missing-row error to ErrNotFound and wraps the rest with context.
+func notFound(err error, what string) error {
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return fmt.Errorf("%s: %w", what, ErrNotFound)
+	}
+	return fmt.Errorf("%s: %w", what, err)
+}
