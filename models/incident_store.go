@@ -20,6 +20,8 @@ type IncidentFilter struct {
 	Text            string // matched against title and summary
 	Limit           int
 	Offset          int
+	// WithChildren loads timelines, impact windows and follow-ups too, batched per kind.
+	WithChildren bool
 }
 
 // ListIncidents returns one page of incidents, newest start first, with their services and
@@ -53,8 +55,11 @@ func (s *Store) ListIncidents(ctx context.Context, f IncidentFilter) ([]Incident
 		f.Limit = 50
 	}
 	var incidents []Incident
-	err := q.Preload("Services", orderByName).Preload("Regions", orderByName).
-		Order(s.startedDesc()).Order("id DESC").
+	q = q.Preload("Services", orderByName).Preload("Regions", orderByName)
+	if f.WithChildren {
+		q = preloadChildren(q)
+	}
+	err := q.Order(s.startedDesc()).Order("id DESC").
 		Limit(f.Limit).Offset(f.Offset).Find(&incidents).Error
 	if err != nil {
 		return nil, 0, fmt.Errorf("list incidents: %w", err)
@@ -83,16 +88,19 @@ func (s *Store) GetIncident(ctx context.Context, id int64) (*Incident, error) {
 
 func (s *Store) getIncident(db *gorm.DB, id int64) (*Incident, error) {
 	var inc Incident
-	err := db.Preload("Services", orderByName).Preload("Regions", orderByName).
-		Preload("Timeline", func(db *gorm.DB) *gorm.DB { return db.Order("at, id") }).
-		Preload("ImpactWindows", func(db *gorm.DB) *gorm.DB { return db.Order("started_at, id") }).
-		Preload("ImpactWindows.Services", orderByName).
-		Preload("FollowUps", func(db *gorm.DB) *gorm.DB { return db.Order("id") }).
-		First(&inc, id).Error
+	err := preloadChildren(db.Preload("Services", orderByName).Preload("Regions", orderByName)).First(&inc, id).Error
 	if err != nil {
 		return nil, notFound(err, fmt.Sprintf("incident %d", id))
 	}
 	return &inc, nil
+}
+
+// preloadChildren loads the nested records with one query per kind, whatever the number of incidents.
+func preloadChildren(db *gorm.DB) *gorm.DB {
+	return db.Preload("Timeline", func(db *gorm.DB) *gorm.DB { return db.Order("at, id") }).
+		Preload("ImpactWindows", func(db *gorm.DB) *gorm.DB { return db.Order("started_at, id") }).
+		Preload("ImpactWindows.Services", orderByName).
+		Preload("FollowUps", func(db *gorm.DB) *gorm.DB { return db.Order("id") })
 }
 
 // Children are the nested records a create or full replace may carry. A nil slice leaves the
@@ -107,7 +115,7 @@ type Children struct {
 func (s *Store) CreateIncident(ctx context.Context, in IncidentInput, children Children) (*Incident, error) {
 	var created *Incident
 	err := s.write.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		inc := Incident{Version: 1}
+		inc := Incident{Version: 1, Source: in.Source, ExternalID: in.ExternalID}
 		applyIncidentInput(&inc, in)
 		if err := tx.Omit(clause.Associations).Create(&inc).Error; err != nil {
 			return fmt.Errorf("insert incident: %w", err)
@@ -190,9 +198,10 @@ func (s *Store) IncidentExists(ctx context.Context, id int64) (bool, error) {
 }
 
 // FindBySource returns the id of the incident imported from source with this external id, or 0.
+// Deleted incidents count: what someone deleted on purpose is not brought back by a re-import.
 func (s *Store) FindBySource(ctx context.Context, source, externalID string) (int64, error) {
 	var ids []int64
-	err := s.read.WithContext(ctx).Model(&Incident{}).Where("source = ? AND external_id = ?", source, externalID).Limit(1).Pluck("id", &ids).Error
+	err := s.read.WithContext(ctx).Unscoped().Model(&Incident{}).Where("source = ? AND external_id = ?", source, externalID).Limit(1).Pluck("id", &ids).Error
 	if err != nil {
 		return 0, fmt.Errorf("find %s incident %s: %w", source, externalID, err)
 	}
@@ -200,16 +209,6 @@ func (s *Store) FindBySource(ctx context.Context, source, externalID string) (in
 		return 0, nil
 	}
 	return ids[0], nil
-}
-
-// SetSource marks an incident as imported from an outside source, so that a re-import finds it.
-func (s *Store) SetSource(ctx context.Context, id int64, source, externalID string) error {
-	err := s.write.WithContext(ctx).Model(&Incident{}).Where("id = ?", id).
-		Updates(map[string]any{"source": source, "external_id": externalID}).Error
-	if err != nil {
-		return fmt.Errorf("set source of incident %d: %w", id, err)
-	}
-	return nil
 }
 
 func applyIncidentInput(inc *Incident, in IncidentInput) {

@@ -33,6 +33,9 @@ type IncidentInput struct {
 	Services        []string `json:"services" validate:"max=50,dive,required,max=100"`
 	Regions         []string `json:"regions" validate:"max=50,dive,required,max=100"`
 	Milestones      Milestones
+	// Source and ExternalID mark an imported record so a re-import finds it; set only on create.
+	Source     string `json:"-"`
+	ExternalID string `json:"-"`
 }
 
 // Milestones are the six instants of an incident, in UTC, nil when nobody knows them.

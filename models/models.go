@@ -16,15 +16,15 @@ var (
 
 // Enumerations, in the order forms offer them.
 var (
-	Severities        = []string{"sev1", "sev2", "sev3", "sev4"}
-	Statuses          = []string{"investigating", "identified", "monitoring", "resolved"}
-	DetectionMethods  = []string{"automated_alert", "synthetic_monitor", "customer_report", "staff_report", "other"}
-	PostmortemStates  = []string{"none", "draft", "in_review", "published"}
-	EventKinds        = []string{"status_update", "alert", "action", "change", "note"}
-	ImpactLevels      = []string{"degraded", "partial_outage", "major_outage"}
-	FollowUpKinds     = []string{"prevent", "detect", "mitigate", "process"}
+	Severities         = []string{"sev1", "sev2", "sev3", "sev4"}
+	Statuses           = []string{"investigating", "identified", "monitoring", "resolved"}
+	DetectionMethods   = []string{"automated_alert", "synthetic_monitor", "customer_report", "staff_report", "other"}
+	PostmortemStates   = []string{"none", "draft", "in_review", "published"}
+	EventKinds         = []string{"status_update", "alert", "action", "change", "note"}
+	ImpactLevels       = []string{"degraded", "partial_outage", "major_outage"}
+	FollowUpKinds      = []string{"prevent", "detect", "mitigate", "process"}
 	FollowUpPriorities = []string{"p1", "p2", "p3"}
-	FollowUpStatuses  = []string{"open", "in_progress", "done", "wont_do"}
+	FollowUpStatuses   = []string{"open", "in_progress", "done", "wont_do"}
 )
 
 // Service is an affected service or component.

@@ -1,0 +1,21 @@
+package handlers
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+)
+
+// APIIncidentCreate answers POST /api/v1/incidents with the new incident, nested records and all.
+func (h *Handlers) APIIncidentCreate(c echo.Context) error {
+	body, in, children, err := readIncidentBody(c)
+	if err != nil || body == nil {
+		return err
+	}
+	inc, err := h.Store.CreateIncident(c.Request().Context(), in, children)
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set(echo.HeaderLocation, "/api/v1/incidents/"+itoa(inc.ID))
+	return c.JSON(http.StatusCreated, apiIncident(inc))
+}

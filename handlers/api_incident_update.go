@@ -1,0 +1,25 @@
+package handlers
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+)
+
+// APIIncidentUpdate answers PUT /api/v1/incidents/{id}: the body replaces the incident's fields,
+// and each nested list present replaces that list. A "version" other than the stored one is a 409.
+func (h *Handlers) APIIncidentUpdate(c echo.Context) error {
+	id, err := pathID(c, "id")
+	if err != nil {
+		return err
+	}
+	body, in, children, err := readIncidentBody(c)
+	if err != nil || body == nil {
+		return err
+	}
+	inc, err := h.Store.UpdateIncident(c.Request().Context(), id, body.Version, in, children)
+	if err != nil {
+		return storeError(err, "incident")
+	}
+	return c.JSON(http.StatusOK, apiIncident(inc))
+}

@@ -1,0 +1,77 @@
+// Package handlers holds Hindsight's HTTP handlers: bind, validate, call the store, render.
+package handlers
+
+import (
+	"bytes"
+	"errors"
+	"log/slog"
+	"net/http"
+	"strconv"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+
+	"hindsight/models"
+	"hindsight/templates"
+)
+
+// Handlers serves the pages and the API over one store.
+type Handlers struct {
+	Store *models.Store
+	Log   *slog.Logger
+}
+
+// New returns the handlers for a store.
+func New(store *models.Store, log *slog.Logger) *Handlers {
+	return &Handlers{Store: store, Log: log}
+}
+
+// render writes a component into a buffer first, so a failed render becomes a clean 500 page
+// instead of half a page.
+func render(c echo.Context, status int, component templ.Component) error {
+	var buf bytes.Buffer
+	if err := component.Render(c.Request().Context(), &buf); err != nil {
+		return err
+	}
+	return c.HTMLBlob(status, buf.Bytes())
+}
+
+// pathID reads a numeric id from the path; anything else is a 404, since no such record exists.
+func pathID(c echo.Context, name string) (int64, error) {
+	id, err := strconv.ParseInt(c.Param(name), 10, 64)
+	if err != nil || id <= 0 {
+		return 0, echo.NewHTTPError(http.StatusNotFound, "There is no such record.")
+	}
+	return id, nil
+}
+
+// storeError turns the store's sentinels into HTTP errors; anything else stays a 500.
+func storeError(err error, what string) error {
+	switch {
+	case errors.Is(err, models.ErrNotFound):
+		return echo.NewHTTPError(http.StatusNotFound, "There is no such "+what+".").SetInternal(err)
+	case errors.Is(err, models.ErrConflict):
+		return echo.NewHTTPError(http.StatusConflict, "This "+what+" was changed by someone else since you opened it. Reload it and apply your change again.").SetInternal(err)
+	}
+	return err
+}
+
+// ErrorPage renders an error page; the web package's error handler uses it.
+func ErrorPage(c echo.Context, status int, message string) error {
+	title := http.StatusText(status)
+	if status == http.StatusNotFound {
+		title = "Not found"
+	}
+	return render(c, status, templates.ErrorPage(templates.ErrorView{
+		Page: templates.Page{Title: title}, Status: status, Message: message,
+	}))
+}
+
+// seeOther redirects after a successful form post, so a reload does not post again.
+func seeOther(c echo.Context, url string) error {
+	return c.Redirect(http.StatusSeeOther, url)
+}
+
+func incidentURL(id int64) string { return "/incidents/" + itoa(id) }
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }

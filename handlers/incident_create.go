@@ -1,0 +1,32 @@
+package handlers
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"hindsight/models"
+	"hindsight/templates"
+)
+
+// IncidentCreate files a new incident from the form, or shows the form again with its errors.
+func (h *Handlers) IncidentCreate(c echo.Context) error {
+	form, err := formValues(c)
+	if err != nil {
+		return err
+	}
+	values, in, errs := incidentForm(form)
+	if len(errs) > 0 {
+		page, err := h.incidentFormPage(c, "File an incident", "/incidents", "/incidents")
+		if err != nil {
+			return err
+		}
+		page.Values, page.Errors, page.Warnings = values, errs, in.Milestones.OrderWarnings()
+		return render(c, http.StatusUnprocessableEntity, templates.IncidentFormPage(page))
+	}
+	inc, err := h.Store.CreateIncident(c.Request().Context(), in, models.Children{})
+	if err != nil {
+		return err
+	}
+	return seeOther(c, incidentURL(inc.ID))
+}

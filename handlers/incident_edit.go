@@ -1,0 +1,25 @@
+package handlers
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"hindsight/templates"
+)
+
+// IncidentEdit shows the form for an existing incident, warning about milestones out of order.
+func (h *Handlers) IncidentEdit(c echo.Context) error {
+	inc, err := h.loadIncident(c)
+	if err != nil {
+		return err
+	}
+	url := incidentURL(inc.ID)
+	page, err := h.incidentFormPage(c, "Edit: "+inc.Title, url+"/edit", url)
+	if err != nil {
+		return err
+	}
+	page.ID, page.Version = inc.ID, inc.Version
+	page.Values, page.Warnings = incidentFormValues(inc), inc.Milestones().OrderWarnings()
+	return render(c, http.StatusOK, templates.IncidentFormPage(page))
+}

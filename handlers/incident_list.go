@@ -1,0 +1,76 @@
+package handlers
+
+import (
+	"net/http"
+	"net/url"
+	"strconv"
+
+	"github.com/labstack/echo/v4"
+
+	"hindsight/models"
+	"hindsight/templates"
+)
+
+const incidentsPerPage = 50
+
+// IncidentList shows the incidents, filtered and paginated, newest start first.
+func (h *Handlers) IncidentList(c echo.Context) error {
+	ctx := c.Request().Context()
+	q := c.QueryParams()
+	filter := templates.IncidentListFilter{
+		Status: q.Get("status"), Severity: q.Get("severity"), Service: q.Get("service"),
+		Region: q.Get("region"), PostmortemState: q.Get("postmortem"), Text: q.Get("q"),
+	}
+	page, _ := strconv.Atoi(q.Get("page"))
+	if page < 1 {
+		page = 1
+	}
+	incidents, total, err := h.Store.ListIncidents(ctx, models.IncidentFilter{
+		Status: filter.Status, Severity: filter.Severity, Service: filter.Service, Region: filter.Region,
+		PostmortemState: filter.PostmortemState, Text: filter.Text,
+		Limit: incidentsPerPage, Offset: (page - 1) * incidentsPerPage,
+	})
+	if err != nil {
+		return err
+	}
+	services, err := h.Store.ServiceNames(ctx)
+	if err != nil {
+		return err
+	}
+	regions, err := h.Store.RegionNames(ctx)
+	if err != nil {
+		return err
+	}
+	rows := make([]templates.IncidentRow, len(incidents))
+	for n := range incidents {
+		inc := &incidents[n]
+		m := models.MilestoneMetrics(inc)
+		rows[n] = templates.IncidentRow{
+			ID: inc.ID, Title: inc.Title, Severity: inc.Severity, Status: inc.Status,
+			PostmortemState: inc.PostmortemState, Started: inc.StartedAt, Location: inc.Location(),
+			TTD: m.TimeToDetect, TTR: m.TimeToResolve, Services: inc.ServiceNames(), Regions: inc.RegionNames(),
+		}
+	}
+	pages := int((total + incidentsPerPage - 1) / incidentsPerPage)
+	view := templates.IncidentList{
+		Page: templates.Page{Title: "Incidents", Section: "incidents"}, Filter: filter, Rows: rows,
+		Total: total, PageNumber: page, PageCount: pages, Services: services, Regions: regions,
+		Filtered: filter != templates.IncidentListFilter{},
+	}
+	if page > 1 {
+		view.PrevURL = pageURL(q, page-1)
+	}
+	if page < pages {
+		view.NextURL = pageURL(q, page+1)
+	}
+	return render(c, http.StatusOK, templates.IncidentListPage(view))
+}
+
+func pageURL(q url.Values, page int) string {
+	next := url.Values{}
+	for k, v := range q {
+		next[k] = v
+	}
+	next.Set("page", strconv.Itoa(page))
+	return "/incidents?" + next.Encode()
+}

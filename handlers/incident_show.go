@@ -1,0 +1,71 @@
+package handlers
+
+import (
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"hindsight/models"
+	"hindsight/templates"
+)
+
+// IncidentShow shows an incident with its figures, timeline, impact windows and follow-ups.
+// ?edit_event=, ?edit_window= and ?edit_follow_up= open one record's edit form in place, which
+// keeps inline editing working without JavaScript.
+func (h *Handlers) IncidentShow(c echo.Context) error {
+	inc, err := h.loadIncident(c)
+	if err != nil {
+		return err
+	}
+	view := incidentView(inc)
+	q := c.QueryParams()
+	if id, _ := strconv.ParseInt(q.Get("edit_event"), 10, 64); id != 0 {
+		for n := range inc.Timeline {
+			if inc.Timeline[n].ID == id {
+				view.EditEvent = templates.ChildForm[templates.EventFormValues]{ID: id, Values: eventFormValues(&inc.Timeline[n], view.Location)}
+			}
+		}
+	}
+	if id, _ := strconv.ParseInt(q.Get("edit_window"), 10, 64); id != 0 {
+		for n := range inc.ImpactWindows {
+			if inc.ImpactWindows[n].ID == id {
+				view.EditWindow = templates.ChildForm[templates.WindowFormValues]{ID: id, Values: windowFormValues(&inc.ImpactWindows[n], view.Location)}
+			}
+		}
+	}
+	if id, _ := strconv.ParseInt(q.Get("edit_follow_up"), 10, 64); id != 0 {
+		for n := range inc.FollowUps {
+			if inc.FollowUps[n].ID == id {
+				view.EditFollowUp = templates.ChildForm[templates.FollowUpFormValues]{ID: id, Values: followUpFormValues(&inc.FollowUps[n])}
+			}
+		}
+	}
+	return render(c, http.StatusOK, templates.IncidentPage(view))
+}
+
+func (h *Handlers) loadIncident(c echo.Context) (*models.Incident, error) {
+	id, err := pathID(c, "id")
+	if err != nil {
+		return nil, err
+	}
+	inc, err := h.Store.GetIncident(c.Request().Context(), id)
+	if err != nil {
+		return nil, storeError(err, "incident")
+	}
+	return inc, nil
+}
+
+// incidentView builds the incident page with empty add forms set to sensible defaults.
+func incidentView(inc *models.Incident) templates.IncidentView {
+	loc := inc.Location()
+	return templates.IncidentView{
+		Page:     templates.Page{Title: inc.Title, Section: "incidents"},
+		Incident: inc, Location: loc, Metrics: models.ComputeMetrics(inc), Phases: models.Phases(inc),
+		Warnings: inc.Milestones().OrderWarnings(), Now: time.Now(),
+		NewEvent:    templates.ChildForm[templates.EventFormValues]{Values: templates.EventFormValues{TimeZone: loc.String(), Kind: "status_update", Status: inc.Status, Public: true}},
+		NewWindow:   templates.ChildForm[templates.WindowFormValues]{Values: templates.WindowFormValues{TimeZone: loc.String(), Level: "degraded"}},
+		NewFollowUp: templates.ChildForm[templates.FollowUpFormValues]{Values: templates.FollowUpFormValues{Kind: "prevent", Priority: "p2", Status: "open"}},
+	}
+}

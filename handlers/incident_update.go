@@ -1,0 +1,53 @@
+package handlers
+
+import (
+	"errors"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"hindsight/models"
+	"hindsight/templates"
+)
+
+// IncidentUpdate saves the edit form. A stale version shows the form again with the user's input
+// kept and the conflict explained, so nothing anyone typed is lost.
+func (h *Handlers) IncidentUpdate(c echo.Context) error {
+	id, err := pathID(c, "id")
+	if err != nil {
+		return err
+	}
+	form, err := formValues(c)
+	if err != nil {
+		return err
+	}
+	values, in, errs := incidentForm(form)
+	version := formVersion(form)
+	if len(errs) == 0 {
+		_, err = h.Store.UpdateIncident(c.Request().Context(), id, version, in, models.Children{})
+		if err == nil {
+			return seeOther(c, incidentURL(id))
+		}
+		if !errors.Is(err, models.ErrConflict) {
+			return storeError(err, "incident")
+		}
+		errs.Add("", "Someone else saved this incident while you were editing it. Your input is kept below; open the incident in another tab to compare, then save again to apply yours.")
+	}
+	current, err := h.Store.GetIncident(c.Request().Context(), id)
+	if err != nil {
+		return storeError(err, "incident")
+	}
+	url := incidentURL(id)
+	page, err := h.incidentFormPage(c, "Edit: "+current.Title, url+"/edit", url)
+	if err != nil {
+		return err
+	}
+	status := http.StatusUnprocessableEntity
+	if errs.For("") != "" {
+		// After a conflict the form carries the current version, so saving again applies this input.
+		status, version = http.StatusConflict, current.Version
+	}
+	page.ID, page.Version = id, version
+	page.Values, page.Errors, page.Warnings = values, errs, in.Milestones.OrderWarnings()
+	return render(c, status, templates.IncidentFormPage(page))
+}

@@ -1,0 +1,297 @@
+// Package templates renders Hindsight's pages from typed view models with templ.
+package templates
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"hindsight/models"
+)
+
+// Page is what every page needs: its title and which part of the site it belongs to.
+type Page struct {
+	Title   string
+	Section string // "incidents"; highlights the navigation
+}
+
+// Option is one choice of a select.
+type Option struct{ Value, Label string }
+
+// Options builds select options from enum values, labelling each the way people read it.
+func Options(values []string) []Option {
+	out := make([]Option, len(values))
+	for n, v := range values {
+		out[n] = Option{v, Label(v)}
+	}
+	return out
+}
+
+var labels = map[string]string{
+	"sev1": "SEV1", "sev2": "SEV2", "sev3": "SEV3", "sev4": "SEV4",
+	"automated_alert": "Automated alert", "synthetic_monitor": "Synthetic monitor",
+	"customer_report": "Customer report", "staff_report": "Staff report", "other": "Other", "": "Unknown",
+	"none": "None", "draft": "Draft", "in_review": "In review", "published": "Published",
+	"status_update": "Status update", "alert": "Alert", "action": "Action", "change": "Change", "note": "Note",
+	"degraded": "Degraded", "partial_outage": "Partial outage", "major_outage": "Major outage",
+	"prevent": "Prevent", "detect": "Detect", "mitigate": "Mitigate", "process": "Process",
+	"p1": "P1", "p2": "P2", "p3": "P3",
+	"open": "Open", "in_progress": "In progress", "done": "Done", "wont_do": "Won't do",
+	"investigating": "Investigating", "identified": "Identified", "monitoring": "Monitoring", "resolved": "Resolved",
+}
+
+// Label turns an enum value into words.
+func Label(value string) string {
+	if l, ok := labels[value]; ok {
+		return l
+	}
+	return value
+}
+
+// TimeZones are offered on every form that takes a time; any IANA name is accepted.
+var TimeZones = []string{
+	"UTC", "Europe/London", "Europe/Dublin", "Europe/Paris", "Europe/Berlin", "Europe/Bucharest",
+	"America/New_York", "America/Toronto", "America/Chicago", "America/Denver", "America/Los_Angeles",
+	"America/Sao_Paulo", "Asia/Kolkata", "Asia/Singapore", "Asia/Tokyo", "Australia/Sydney",
+}
+
+// ZoneOptions returns the offered zones, with the current one added when it is not among them.
+func ZoneOptions(current string) []Option {
+	zones := TimeZones
+	found := false
+	for _, z := range zones {
+		found = found || z == current
+	}
+	if !found && current != "" {
+		zones = append([]string{current}, zones...)
+	}
+	out := make([]Option, len(zones))
+	for n, z := range zones {
+		out[n] = Option{z, z}
+	}
+	return out
+}
+
+// LocalInputLayout is the value format of an <input type="datetime-local">.
+const LocalInputLayout = "2006-01-02T15:04"
+
+// LocalInput writes an instant for a datetime-local input in a zone.
+func LocalInput(t *time.Time, loc *time.Location) string {
+	if t == nil {
+		return ""
+	}
+	return t.In(loc).Format(LocalInputLayout)
+}
+
+// When writes an instant in a zone with the zone's abbreviation: "2022-04-05 08:00 BST".
+func When(t time.Time, loc *time.Location) string {
+	return t.In(loc).Format("2006-01-02 15:04 MST")
+}
+
+// WhenUTC writes an instant in UTC, for title attributes beside a local time.
+func WhenUTC(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") }
+
+// Machine writes an instant for a <time datetime> attribute.
+func Machine(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+
+// DateOnly writes a date, or "".
+func DateOnly(t *time.Time) string {
+	if t == nil {
+		return ""
+	}
+	return t.UTC().Format(time.DateOnly)
+}
+
+// Join writes names separated by commas.
+func Join(names []string) string { return strings.Join(names, ", ") }
+
+// IncidentRow is one line of the incident list.
+type IncidentRow struct {
+	ID              int64
+	Title           string
+	Severity        string
+	Status          string
+	PostmortemState string
+	Started         *time.Time
+	Location        *time.Location
+	TTD, TTR        models.Figure
+	Services        []string
+	Regions         []string
+}
+
+// IncidentListFilter is the list's filter as the user typed it.
+type IncidentListFilter struct {
+	Status, Severity, Service, Region, PostmortemState, Text string
+}
+
+// IncidentList is the incident list page.
+type IncidentList struct {
+	Page
+	Filter     IncidentListFilter
+	Rows       []IncidentRow
+	Total      int64
+	PageNumber int
+	PageCount  int
+	PrevURL    string
+	NextURL    string
+	Services   []string
+	Regions    []string
+	Filtered   bool
+}
+
+// IncidentFormValues holds an incident form exactly as typed, so a failed submission loses nothing.
+type IncidentFormValues struct {
+	Title, Summary, Severity, Status, DetectionMethod                string
+	CustomerImpact, RootCause, Trigger, Detection, Response, Lessons string
+	TimeZone, PostmortemState, Services, Regions                     string
+	Public                                                           bool
+	Milestones                                                       map[string]string
+}
+
+// IncidentForm is the new and the edit incident page.
+type IncidentForm struct {
+	Page
+	Action   string // where the form posts
+	Cancel   string
+	ID       int64
+	Version  int
+	Values   IncidentFormValues
+	Errors   models.FieldErrors
+	Warnings []models.OrderWarning
+	Services []string
+	Regions  []string
+}
+
+// MilestoneWarning returns the out-of-order warning for a milestone, or "".
+func (f IncidentForm) MilestoneWarning(name string) string {
+	for _, w := range f.Warnings {
+		if w.Field == name {
+			return w.Message
+		}
+	}
+	return ""
+}
+
+// EventFormValues is a timeline event form as typed.
+type EventFormValues struct {
+	At, TimeZone, Kind, Status, Body string
+	Public                           bool
+}
+
+// WindowFormValues is an impact window form as typed.
+type WindowFormValues struct {
+	StartedAt, EndedAt, TimeZone, Level, Note, Services string
+}
+
+// FollowUpFormValues is a follow-up form as typed.
+type FollowUpFormValues struct {
+	Title, Description, Kind, Priority, Owner, DueOn, Status, TrackerURL, Verification string
+	Version                                                                            int
+}
+
+// ChildForm is an add or edit form for a timeline event, impact window or follow-up on the
+// incident page. ID is 0 for the add form.
+type ChildForm[V any] struct {
+	ID     int64
+	Values V
+	Errors models.FieldErrors
+}
+
+// IncidentView is the incident page.
+type IncidentView struct {
+	Page
+	Incident *models.Incident
+	Location *time.Location
+	Metrics  models.Metrics
+	Phases   []models.Phase
+	Warnings []models.OrderWarning
+	Now      time.Time
+
+	// The add forms, and the edit form currently open (ID 0 when none).
+	NewEvent     ChildForm[EventFormValues]
+	EditEvent    ChildForm[EventFormValues]
+	NewWindow    ChildForm[WindowFormValues]
+	EditWindow   ChildForm[WindowFormValues]
+	NewFollowUp  ChildForm[FollowUpFormValues]
+	EditFollowUp ChildForm[FollowUpFormValues]
+	// Open names the section whose add form failed, so it renders expanded.
+	Open string
+}
+
+// FigureLabel names a figure for people.
+func FigureLabel(name string) string {
+	switch name {
+	case models.FigureDetect:
+		return "Time to detect"
+	case models.FigureAcknowledge:
+		return "Time to acknowledge"
+	case models.FigureMitigate:
+		return "Time to mitigate"
+	case models.FigureResolve:
+		return "Time to resolve"
+	case models.FigureLatent:
+		return "Latent period"
+	case models.FigureFirstUpdate:
+		return "Time to first public update"
+	case models.FigureImpact:
+		return "Impact time"
+	}
+	return name
+}
+
+// FigureHint says what a figure measures.
+func FigureHint(name string) string {
+	switch name {
+	case models.FigureDetect:
+		return "impact start → detected"
+	case models.FigureAcknowledge:
+		return "impact start → acknowledged"
+	case models.FigureMitigate:
+		return "impact start → mitigated"
+	case models.FigureResolve:
+		return "impact start → resolved"
+	case models.FigureLatent:
+		return "trigger → impact start"
+	case models.FigureFirstUpdate:
+		return "impact start → first public update"
+	case models.FigureImpact:
+		return "union of impact windows"
+	}
+	return ""
+}
+
+// FigureText writes a figure with the ongoing case spelled out.
+func FigureText(f models.Figure, ongoing bool) string {
+	if f.Name == models.FigureImpact && ongoing {
+		return "ongoing"
+	}
+	return models.FormatFigure(f)
+}
+
+// Duration writes a duration.
+func Duration(d time.Duration) string { return models.FormatDuration(d) }
+
+// ErrorView is an error page.
+type ErrorView struct {
+	Page
+	Status  int
+	Message string
+}
+
+// Itoa writes an integer.
+func Itoa[T ~int | ~int64](n T) string { return fmt.Sprint(n) }
+
+func plural[T ~int | ~int64](n T, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// childID gives each control of the add and edit forms on one page its own id.
+func childID(id int64, prefix, name string) string {
+	if id == 0 {
+		return prefix + "-new-" + name
+	}
+	return fmt.Sprintf("%s-%d-%s", prefix, id, name)
+}
