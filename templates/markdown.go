@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"sync"
 
 	"github.com/a-h/templ"
 	"github.com/microcosm-cc/bluemonday"
@@ -24,9 +25,23 @@ func newPolicy() *bluemonday.Policy {
 	return p
 }
 
+// rendered remembers recent conversions: the same timeline bodies are shown on every view of an
+// incident, and parsing plus sanitising is most of a page's rendering time. Entries are pure
+// functions of their key, so sharing them across requests is safe.
+var rendered = newMemo(4096)
+
 // RenderMarkdown turns user Markdown into sanitised HTML. Raw HTML in the source is dropped by
 // goldmark (it is not rendered unsafe), and bluemonday strips whatever else could run.
 func RenderMarkdown(source string) string {
+	if html, ok := rendered.get(source); ok {
+		return html
+	}
+	html := renderMarkdown(source)
+	rendered.put(source, html)
+	return html
+}
+
+func renderMarkdown(source string) string {
 	var buf bytes.Buffer
 	if err := markdown.Convert([]byte(source), &buf); err != nil {
 		return policy.Sanitize(source)
@@ -40,4 +55,34 @@ func Markdown(source string) templ.Component {
 		_, err := io.WriteString(w, RenderMarkdown(source))
 		return err
 	})
+}
+
+// memo is a bounded map from Markdown source to HTML. When full it starts over: simpler than an
+// LRU, and a page's working set refills it at once.
+type memo struct {
+	mu      sync.RWMutex
+	entries map[string]string
+	limit   int
+}
+
+func newMemo(limit int) *memo { return &memo{entries: make(map[string]string, limit), limit: limit} }
+
+func (m *memo) get(key string) (string, bool) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	v, ok := m.entries[key]
+	return v, ok
+}
+
+func (m *memo) put(key, value string) {
+	// Very long sources are rare and would pin memory; they are rendered each time.
+	if len(key) > 16<<10 {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if len(m.entries) >= m.limit {
+		clear(m.entries)
+	}
+	m.entries[key] = value
 }

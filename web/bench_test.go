@@ -1,0 +1,62 @@
+package web_test
+
+import (
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"testing"
+
+	"hindsight/models/storetest"
+	"hindsight/web"
+)
+
+func benchApp(b *testing.B) *app {
+	store := storetest.SQLite(b)
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	return &app{t: &testing.T{}, e: web.New(web.Deps{Store: store, Log: log}), store: store}
+}
+
+func serve(b *testing.B, a *app, path string) {
+	b.Helper()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		req := httptest.NewRequest(http.MethodGet, path, nil)
+		rec := httptest.NewRecorder()
+		a.e.ServeHTTP(rec, req)
+		if rec.Code != http.StatusOK {
+			b.Fatalf("%s: status %d", path, rec.Code)
+		}
+	}
+}
+
+// BenchmarkIncidentPage renders an incident with 50 timeline events, 5 impact windows and
+// 10 follow-ups.
+func BenchmarkIncidentPage(b *testing.B) {
+	a := benchApp(b)
+	r := a.post("/incidents", seed000Form())
+	path := r.header.Get("Location")
+	for i := 0; i < 50; i++ {
+		a.post(path+"/events", url.Values{"at": {fmt.Sprintf("2026-03-12T%02d:%02d", 12+i/10, i%60)}, "time_zone": {"UTC"}, "kind": {"status_update"}, "status": {"investigating"}, "public": {"true"},
+			"body": {"Our teams continue to investigate **degraded performance** in the Canada region. More updates will follow."}})
+	}
+	for i := 0; i < 5; i++ {
+		a.post(path+"/windows", url.Values{"started_at": {fmt.Sprintf("2026-03-1%dT08:00", i)}, "ended_at": {fmt.Sprintf("2026-03-1%dT12:00", i)}, "time_zone": {"UTC"}, "level": {"degraded"}, "services": {"Orchestrator"}})
+	}
+	for i := 0; i < 10; i++ {
+		a.post(path+"/follow-ups", url.Values{"title": {fmt.Sprintf("Follow-up %d", i)}, "kind": {"prevent"}, "priority": {"p2"}, "status": {"open"}, "owner": {"sre"}, "due_on": {"2026-04-01"}, "description": {"Add a *cache readiness* check."}})
+	}
+	serve(b, a, path)
+}
+
+// BenchmarkListPage10k renders the first page of the incident list over 10,000 incidents.
+func BenchmarkListPage10k(b *testing.B) {
+	a := benchApp(b)
+	storetest.Fill(b, a.store, 10000)
+	b.Run("unfiltered", func(b *testing.B) { serve(b, a, "/incidents") })
+	b.Run("by-severity", func(b *testing.B) { serve(b, a, "/incidents?severity=sev1") })
+	b.Run("page-100", func(b *testing.B) { serve(b, a, "/incidents?page=100") })
+}

@@ -1,0 +1,58 @@
+package web_test
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"testing"
+
+	"hindsight/models/storetest"
+)
+
+// statements runs a request and returns how many SQL statements it took.
+func (a *app) statements(path string) int64 {
+	a.t.Helper()
+	before := a.store.Statements()
+	if r := a.get(path); r.status != http.StatusOK {
+		a.t.Fatalf("%s: status %d", path, r.status)
+	}
+	return a.store.Statements() - before
+}
+
+// TestQueryCountsDoNotGrowWithRows proves the list and incident pages and the API list run a
+// fixed number of statements, however many rows they show: no N+1.
+func TestQueryCountsDoNotGrowWithRows(t *testing.T) {
+	a := newApp(t)
+	storetest.Fill(t, a.store, 3)
+	fewList := a.statements("/incidents")
+	fewAPI := a.statements("/api/v1/incidents?limit=500")
+	storetest.Fill(t, a.store, 120)
+	manyList := a.statements("/incidents")
+	manyAPI := a.statements("/api/v1/incidents?limit=500")
+	if fewList != manyList {
+		t.Errorf("list page: %d statements for 3 rows, %d for 50", fewList, manyList)
+	}
+	if fewAPI != manyAPI {
+		t.Errorf("API list: %d statements for 3 incidents, %d for 123", fewAPI, manyAPI)
+	}
+	// count, page, services and regions (a join-table query and a names query each), filter lists
+	if manyList > 8 {
+		t.Errorf("list page runs %d statements, want at most 8", manyList)
+	}
+
+	path := a.createIncident(seed000Form())
+	addChildren := func(n int) {
+		for i := 0; i < n; i++ {
+			a.post(path+"/events", url.Values{"at": {fmt.Sprintf("2026-03-12T17:%02d", i%60)}, "time_zone": {"UTC"}, "kind": {"note"}, "body": {"x"}})
+			a.post(path+"/windows", url.Values{"started_at": {"2026-03-11T08:00"}, "time_zone": {"UTC"}, "level": {"degraded"}, "services": {fmt.Sprintf("svc-%d", i)}})
+			a.post(path+"/follow-ups", url.Values{"title": {"t"}, "kind": {"detect"}, "priority": {"p1"}, "status": {"open"}})
+		}
+	}
+	addChildren(1)
+	fewPage := a.statements(path)
+	addChildren(20)
+	manyPage := a.statements(path)
+	if fewPage != manyPage {
+		t.Errorf("incident page: %d statements with 1 of each record, %d with 21", fewPage, manyPage)
+	}
+}
