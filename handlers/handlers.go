@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/a-h/templ"
+	"github.com/alexedwards/scs/v2"
 	"github.com/labstack/echo/v4"
 
 	"hindsight/models"
@@ -17,13 +18,11 @@ import (
 
 // Handlers serves the pages and the API over one store.
 type Handlers struct {
-	Store *models.Store
-	Log   *slog.Logger
-}
-
-// New returns the handlers for a store.
-func New(store *models.Store, log *slog.Logger) *Handlers {
-	return &Handlers{Store: store, Log: log}
+	Store    *models.Store
+	Log      *slog.Logger
+	Sessions *scs.SessionManager
+	// SetupToken opens the first-run page that creates the first admin; empty once anyone exists.
+	SetupToken string
 }
 
 // render writes a component into a buffer first, so a failed render becomes a clean 500 page

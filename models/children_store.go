@@ -12,8 +12,14 @@ import (
 // replaceChildren swaps the incident's nested records for the given ones, per kind present.
 func (s *Store) replaceChildren(tx *gorm.DB, incidentID int64, c Children) error {
 	if c.Timeline != nil {
-		if err := tx.Where("incident_id = ?", incidentID).Delete(&TimelineEvent{}).Error; err != nil {
-			return fmt.Errorf("clear timeline: %w", err)
+		var old []TimelineEvent
+		if err := tx.Where("incident_id = ?", incidentID).Find(&old).Error; err != nil {
+			return fmt.Errorf("load timeline: %w", err)
+		}
+		for n := range old {
+			if err := deleteRow(tx, incidentID, old[n].ID, &TimelineEvent{}, EntityEvent, eventFields(&old[n])); err != nil {
+				return err
+			}
 		}
 		for _, in := range *c.Timeline {
 			if _, err := insertEvent(tx, incidentID, in); err != nil {
@@ -22,8 +28,14 @@ func (s *Store) replaceChildren(tx *gorm.DB, incidentID int64, c Children) error
 		}
 	}
 	if c.ImpactWindows != nil {
-		if err := tx.Where("incident_id = ?", incidentID).Delete(&ImpactWindow{}).Error; err != nil {
-			return fmt.Errorf("clear impact windows: %w", err)
+		var old []ImpactWindow
+		if err := tx.Preload("Services").Where("incident_id = ?", incidentID).Find(&old).Error; err != nil {
+			return fmt.Errorf("load impact windows: %w", err)
+		}
+		for n := range old {
+			if err := deleteRow(tx, incidentID, old[n].ID, &ImpactWindow{}, EntityWindow, windowFields(&old[n], old[n].ServiceNames())); err != nil {
+				return err
+			}
 		}
 		for _, in := range *c.ImpactWindows {
 			if _, err := insertWindow(tx, incidentID, in); err != nil {
@@ -32,14 +44,40 @@ func (s *Store) replaceChildren(tx *gorm.DB, incidentID int64, c Children) error
 		}
 	}
 	if c.FollowUps != nil {
-		if err := tx.Where("incident_id = ?", incidentID).Delete(&FollowUp{}).Error; err != nil {
-			return fmt.Errorf("clear follow-ups: %w", err)
+		var old []FollowUp
+		if err := tx.Where("incident_id = ?", incidentID).Find(&old).Error; err != nil {
+			return fmt.Errorf("load follow-ups: %w", err)
+		}
+		for n := range old {
+			if err := deleteRow(tx, incidentID, old[n].ID, &FollowUp{}, EntityFollowUp, followUpFields(&old[n])); err != nil {
+				return err
+			}
 		}
 		for _, in := range *c.FollowUps {
 			if _, err := insertFollowUp(tx, incidentID, in); err != nil {
 				return err
 			}
 		}
+	}
+	return nil
+}
+
+// deleteRow removes one nested record and records it in history.
+func deleteRow(tx *gorm.DB, incidentID, id int64, model any, entity string, before fields) error {
+	res := tx.Where("incident_id = ? AND id = ?", incidentID, id).Delete(model)
+	if res.Error != nil {
+		return fmt.Errorf("delete %s %d: %w", entity, id, res.Error)
+	}
+	if res.RowsAffected == 0 {
+		return fmt.Errorf("%s %d: %w", entity, id, ErrNotFound)
+	}
+	return audit(tx, ActionDelete, entity, id, incidentID, before, nil)
+}
+
+// loadChild reads one nested record that must belong to the incident.
+func loadChild(tx *gorm.DB, incidentID, id int64, row any, what string) error {
+	if err := tx.Where("incident_id = ? AND id = ?", incidentID, id).First(row).Error; err != nil {
+		return notFound(err, fmt.Sprintf("%s %d", what, id))
 	}
 	return nil
 }
@@ -56,20 +94,6 @@ func (s *Store) withIncident(ctx context.Context, incidentID int64, fn func(tx *
 			return fmt.Errorf("incident %d: %w", incidentID, ErrNotFound)
 		}
 		return fn(tx)
-	})
-}
-
-// deleteChild removes one nested record that must belong to the incident.
-func (s *Store) deleteChild(ctx context.Context, incidentID, id int64, model any, what string) error {
-	return s.withIncident(ctx, incidentID, func(tx *gorm.DB) error {
-		res := tx.Where("incident_id = ? AND id = ?", incidentID, id).Delete(model)
-		if res.Error != nil {
-			return fmt.Errorf("delete %s %d: %w", what, id, res.Error)
-		}
-		if res.RowsAffected == 0 {
-			return fmt.Errorf("%s %d: %w", what, id, ErrNotFound)
-		}
-		return nil
 	})
 }
 
@@ -99,7 +123,7 @@ func insertEvent(tx *gorm.DB, incidentID int64, in EventInput) (*TimelineEvent, 
 	if err := tx.Create(&ev).Error; err != nil {
 		return nil, fmt.Errorf("insert timeline event: %w", err)
 	}
-	return &ev, nil
+	return &ev, audit(tx, ActionCreate, EntityEvent, ev.ID, incidentID, nil, eventFields(&ev))
 }
 
 // CreateEvent adds a timeline event to an incident.
@@ -115,15 +139,28 @@ func (s *Store) CreateEvent(ctx context.Context, incidentID int64, in EventInput
 // UpdateEvent changes a timeline event.
 func (s *Store) UpdateEvent(ctx context.Context, incidentID, id int64, in EventInput) error {
 	return s.withIncident(ctx, incidentID, func(tx *gorm.DB) error {
+		var current TimelineEvent
+		if err := loadChild(tx, incidentID, id, &current, "timeline event"); err != nil {
+			return err
+		}
 		row := eventRow(incidentID, in)
 		row.ID = id
-		return updateChild(tx, incidentID, id, &row, "timeline event")
+		if err := updateChild(tx, incidentID, id, &row, "timeline event"); err != nil {
+			return err
+		}
+		return audit(tx, ActionUpdate, EntityEvent, id, incidentID, eventFields(&current), eventFields(&row))
 	})
 }
 
 // DeleteEvent removes a timeline event.
 func (s *Store) DeleteEvent(ctx context.Context, incidentID, id int64) error {
-	return s.deleteChild(ctx, incidentID, id, &TimelineEvent{}, "timeline event")
+	return s.withIncident(ctx, incidentID, func(tx *gorm.DB) error {
+		var current TimelineEvent
+		if err := loadChild(tx, incidentID, id, &current, "timeline event"); err != nil {
+			return err
+		}
+		return deleteRow(tx, incidentID, id, &TimelineEvent{}, EntityEvent, eventFields(&current))
+	})
 }
 
 func windowRow(incidentID int64, in WindowInput) ImpactWindow {
@@ -135,7 +172,10 @@ func insertWindow(tx *gorm.DB, incidentID int64, in WindowInput) (*ImpactWindow,
 	if err := tx.Omit(clause.Associations).Create(&w).Error; err != nil {
 		return nil, fmt.Errorf("insert impact window: %w", err)
 	}
-	return &w, setWindowServices(tx, w.ID, in.Services)
+	if err := setWindowServices(tx, w.ID, in.Services); err != nil {
+		return nil, err
+	}
+	return &w, audit(tx, ActionCreate, EntityWindow, w.ID, incidentID, nil, windowFields(&w, uniqueNames(in.Services)))
 }
 
 func setWindowServices(tx *gorm.DB, windowID int64, names []string) error {
@@ -159,18 +199,31 @@ func (s *Store) CreateWindow(ctx context.Context, incidentID int64, in WindowInp
 // UpdateWindow changes an impact window.
 func (s *Store) UpdateWindow(ctx context.Context, incidentID, id int64, in WindowInput) error {
 	return s.withIncident(ctx, incidentID, func(tx *gorm.DB) error {
+		var current ImpactWindow
+		if err := loadChild(tx.Preload("Services"), incidentID, id, &current, "impact window"); err != nil {
+			return err
+		}
 		row := windowRow(incidentID, in)
 		row.ID = id
 		if err := updateChild(tx, incidentID, id, &row, "impact window"); err != nil {
 			return err
 		}
-		return setWindowServices(tx, id, in.Services)
+		if err := setWindowServices(tx, id, in.Services); err != nil {
+			return err
+		}
+		return audit(tx, ActionUpdate, EntityWindow, id, incidentID, windowFields(&current, current.ServiceNames()), windowFields(&row, uniqueNames(in.Services)))
 	})
 }
 
 // DeleteWindow removes an impact window.
 func (s *Store) DeleteWindow(ctx context.Context, incidentID, id int64) error {
-	return s.deleteChild(ctx, incidentID, id, &ImpactWindow{}, "impact window")
+	return s.withIncident(ctx, incidentID, func(tx *gorm.DB) error {
+		var current ImpactWindow
+		if err := loadChild(tx.Preload("Services"), incidentID, id, &current, "impact window"); err != nil {
+			return err
+		}
+		return deleteRow(tx, incidentID, id, &ImpactWindow{}, EntityWindow, windowFields(&current, current.ServiceNames()))
+	})
 }
 
 func followUpRow(incidentID int64, in FollowUpInput, previous *FollowUp) FollowUp {
@@ -200,7 +253,7 @@ func insertFollowUp(tx *gorm.DB, incidentID int64, in FollowUpInput) (*FollowUp,
 	if err := tx.Create(&f).Error; err != nil {
 		return nil, fmt.Errorf("insert follow-up: %w", err)
 	}
-	return &f, nil
+	return &f, audit(tx, ActionCreate, EntityFollowUp, f.ID, incidentID, nil, followUpFields(&f))
 }
 
 // CreateFollowUp adds a follow-up action to an incident.
@@ -217,19 +270,28 @@ func (s *Store) CreateFollowUp(ctx context.Context, incidentID int64, in FollowU
 func (s *Store) UpdateFollowUp(ctx context.Context, incidentID, id int64, version int, in FollowUpInput) error {
 	return s.withIncident(ctx, incidentID, func(tx *gorm.DB) error {
 		var current FollowUp
-		if err := tx.Where("incident_id = ? AND id = ?", incidentID, id).First(&current).Error; err != nil {
-			return notFound(err, fmt.Sprintf("follow-up %d", id))
+		if err := loadChild(tx, incidentID, id, &current, "follow-up"); err != nil {
+			return err
 		}
 		if version != 0 && version != current.Version {
 			return fmt.Errorf("follow-up %d is at version %d, not %d: %w", id, current.Version, version, ErrConflict)
 		}
 		row := followUpRow(incidentID, in, &current)
 		row.ID, row.Version = id, current.Version+1
-		return updateChild(tx.Where("version = ?", current.Version), incidentID, id, &row, "follow-up")
+		if err := updateChild(tx.Where("version = ?", current.Version), incidentID, id, &row, "follow-up"); err != nil {
+			return err
+		}
+		return audit(tx, ActionUpdate, EntityFollowUp, id, incidentID, followUpFields(&current), followUpFields(&row))
 	})
 }
 
 // DeleteFollowUp removes a follow-up action.
 func (s *Store) DeleteFollowUp(ctx context.Context, incidentID, id int64) error {
-	return s.deleteChild(ctx, incidentID, id, &FollowUp{}, "follow-up")
+	return s.withIncident(ctx, incidentID, func(tx *gorm.DB) error {
+		var current FollowUp
+		if err := loadChild(tx, incidentID, id, &current, "follow-up"); err != nil {
+			return err
+		}
+		return deleteRow(tx, incidentID, id, &FollowUp{}, EntityFollowUp, followUpFields(&current))
+	})
 }

@@ -165,6 +165,9 @@ func (s *Store) CreateIncident(ctx context.Context, in IncidentInput, children C
 		if err := s.setTags(tx, inc.ID, in); err != nil {
 			return err
 		}
+		if err := audit(tx, ActionCreate, EntityIncident, inc.ID, inc.ID, nil, incidentFields(&inc, uniqueNames(in.Services), uniqueNames(in.Regions))); err != nil {
+			return err
+		}
 		if err := s.replaceChildren(tx, inc.ID, children); err != nil {
 			return err
 		}
@@ -184,7 +187,7 @@ func (s *Store) UpdateIncident(ctx context.Context, id int64, version int, in In
 	var updated *Incident
 	err := s.write.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		var current Incident
-		if err := tx.Omit(clause.Associations).First(&current, id).Error; err != nil {
+		if err := tx.Preload("Services").Preload("Regions").First(&current, id).Error; err != nil {
 			return notFound(err, fmt.Sprintf("incident %d", id))
 		}
 		if version != 0 && version != current.Version {
@@ -205,6 +208,10 @@ func (s *Store) UpdateIncident(ctx context.Context, id int64, version int, in In
 		if err := s.setTags(tx, id, in); err != nil {
 			return err
 		}
+		before := incidentFields(&current, current.ServiceNames(), current.RegionNames())
+		if err := audit(tx, ActionUpdate, EntityIncident, id, id, before, incidentFields(&next, uniqueNames(in.Services), uniqueNames(in.Regions))); err != nil {
+			return err
+		}
 		if err := s.replaceChildren(tx, id, children); err != nil {
 			return err
 		}
@@ -218,16 +225,19 @@ func (s *Store) UpdateIncident(ctx context.Context, id int64, version int, in In
 	return updated, nil
 }
 
-// DeleteIncident soft-deletes an incident; it disappears from lists and pages.
+// DeleteIncident soft-deletes an incident; it disappears from lists and pages, and its history
+// stays.
 func (s *Store) DeleteIncident(ctx context.Context, id int64) error {
-	res := s.write.WithContext(ctx).Delete(&Incident{}, id)
-	if res.Error != nil {
-		return fmt.Errorf("delete incident %d: %w", id, res.Error)
-	}
-	if res.RowsAffected == 0 {
-		return fmt.Errorf("incident %d: %w", id, ErrNotFound)
-	}
-	return nil
+	return s.write.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		var current Incident
+		if err := tx.Preload("Services").Preload("Regions").First(&current, id).Error; err != nil {
+			return notFound(err, fmt.Sprintf("incident %d", id))
+		}
+		if err := tx.Delete(&Incident{}, id).Error; err != nil {
+			return fmt.Errorf("delete incident %d: %w", id, err)
+		}
+		return audit(tx, ActionDelete, EntityIncident, id, id, incidentFields(&current, current.ServiceNames(), current.RegionNames()), nil)
+	})
 }
 
 // IncidentExists tells whether a live incident has this id.

@@ -295,3 +295,36 @@ func childID(id int64, prefix, name string) string {
 	}
 	return fmt.Sprintf("%s-%d-%s", prefix, id, name)
 }
+
+// HistoryAction says what a history entry did: "updated the follow-up #3".
+func HistoryAction(e models.AuditEntry) string {
+	verb := map[string]string{models.ActionCreate: "created", models.ActionUpdate: "changed", models.ActionDelete: "deleted"}[e.Action]
+	noun := map[string]string{models.EntityIncident: "the incident", models.EntityEvent: "timeline entry", models.EntityWindow: "impact window", models.EntityFollowUp: "follow-up"}[e.Entity]
+	if e.Entity == models.EntityIncident {
+		return verb + " " + noun
+	}
+	return fmt.Sprintf("%s %s #%d", verb, noun, e.EntityID)
+}
+
+// ChangeValue writes a before or after value of a history entry.
+func ChangeValue(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "—"
+	case string:
+		if x == "" {
+			return "(empty)"
+		}
+		return x
+	case []any:
+		parts := make([]string, len(x))
+		for n, p := range x {
+			parts[n] = fmt.Sprint(p)
+		}
+		if len(parts) == 0 {
+			return "(none)"
+		}
+		return strings.Join(parts, ", ")
+	}
+	return fmt.Sprint(v)
+}

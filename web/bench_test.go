@@ -5,10 +5,12 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/url"
 	"testing"
 
+	"hindsight/models"
 	"hindsight/models/storetest"
 	"hindsight/web"
 )
@@ -16,15 +18,21 @@ import (
 func benchApp(b *testing.B) *app {
 	store := storetest.SQLite(b)
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	return &app{t: &testing.T{}, e: web.New(web.Deps{Store: store, Log: log}), store: store}
+	jar, _ := cookiejar.New(nil)
+	a := &app{t: b, e: web.New(web.Deps{Store: store, Log: log}), store: store, jar: jar}
+	return a.as(models.RoleResponder)
 }
 
 func serve(b *testing.B, a *app, path string) {
 	b.Helper()
 	b.ReportAllocs()
 	b.ResetTimer()
+	cookies := a.jar.Cookies(siteURL)
 	for b.Loop() {
 		req := httptest.NewRequest(http.MethodGet, path, nil)
+		for _, c := range cookies {
+			req.AddCookie(c)
+		}
 		rec := httptest.NewRecorder()
 		a.e.ServeHTTP(rec, req)
 		if rec.Code != http.StatusOK {

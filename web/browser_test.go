@@ -14,6 +14,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"hindsight/models"
 	"hindsight/models/storetest"
 	"hindsight/web"
 )
@@ -55,13 +56,33 @@ func browser(t *testing.T) context.Context {
 	return ctx
 }
 
-// liveServer serves the real router on a temporary SQLite database over real HTTP.
+// liveServer serves the real router on a temporary SQLite database over real HTTP, with one
+// responder account.
 func liveServer(t *testing.T) *httptest.Server {
 	t.Helper()
 	store := storetest.SQLite(t)
+	if _, err := store.CreateUser(context.Background(), models.UserInput{Email: "responder@example.com", Role: models.RoleResponder, Password: testPassword}); err != nil {
+		t.Fatal(err)
+	}
 	srv := httptest.NewServer(web.New(web.Deps{Store: store, Log: slog.New(slog.NewTextHandler(io.Discard, nil))}))
 	t.Cleanup(srv.Close)
 	return srv
+}
+
+// signIn signs the browser in as the live server's responder.
+func signIn(t *testing.T, ctx context.Context, srv *httptest.Server) {
+	t.Helper()
+	steps(t, ctx, "sign in",
+		chromedp.Navigate(srv.URL+"/incidents"),
+		chromedp.WaitVisible(chromedp.ID("email")),
+		chromedp.SendKeys(chromedp.ID("email"), "responder@example.com"),
+		chromedp.SendKeys(chromedp.ID("password"), testPassword),
+		chromedp.Click(chromedp.CSS(`form button[type=submit]`)),
+		chromedp.WaitVisible(chromedp.CSS("h1")),
+	)
+	if got := text(t, ctx, "h1"); got != "Incidents" {
+		t.Fatalf("after sign-in the page says %q", got)
+	}
 }
 
 func text(t *testing.T, ctx context.Context, selector string) string {
@@ -104,6 +125,7 @@ func screenshot(t *testing.T, ctx context.Context, name string) {
 func TestBrowserFilesAnIncidentInBST(t *testing.T) {
 	ctx := browser(t)
 	srv := liveServer(t)
+	signIn(t, ctx, srv)
 
 	steps(t, ctx, "fill the new incident form",
 		chromedp.Navigate(srv.URL+"/incidents/new"),

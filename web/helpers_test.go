@@ -1,13 +1,19 @@
 package web_test
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
+	"html"
 	"io"
 	"log/slog"
 	"net/http"
+	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/url"
+	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/labstack/echo/v4"
@@ -17,18 +23,67 @@ import (
 	"hindsight/web"
 )
 
+// app is one browser or API client of a real server on a temporary SQLite database: it keeps
+// its cookies and the CSRF token of the last page it read, and sends that token with its posts.
 type app struct {
-	t     *testing.T
-	e     *echo.Echo
-	store *models.Store
+	t      testing.TB
+	e      *echo.Echo
+	store  *models.Store
+	jar    http.CookieJar
+	csrf   string
+	bearer string
 }
 
+var siteURL, _ = url.Parse("http://example.com/")
+
+// newApp starts a server and signs in as an admin.
 func newApp(t *testing.T) *app {
+	t.Helper()
+	return newServer(t).as(models.RoleAdmin)
+}
+
+// newServer starts a server and returns an anonymous client of it.
+func newServer(t *testing.T) *app {
 	t.Helper()
 	store := storetest.SQLite(t)
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	return &app{t: t, e: web.New(web.Deps{Store: store, Log: log}), store: store}
+	jar, _ := cookiejar.New(nil)
+	return &app{t: t, e: web.New(web.Deps{Store: store, Log: log}), store: store, jar: jar}
 }
+
+// anonymous returns a client of the same server with no cookies.
+func (a *app) anonymous() *app {
+	jar, _ := cookiejar.New(nil)
+	return &app{t: a.t, e: a.e, store: a.store, jar: jar}
+}
+
+var userCount atomic.Int64
+
+// as returns a client of the same server signed in as a new user with the role.
+func (a *app) as(role string) *app {
+	a.t.Helper()
+	email := fmt.Sprintf("%s%d@example.com", role, userCount.Add(1))
+	if _, err := a.store.CreateUser(context.Background(), models.UserInput{Email: email, Role: role, Password: testPassword}); err != nil {
+		a.t.Fatal(err)
+	}
+	c := a.anonymous()
+	c.login(email, testPassword)
+	return c
+}
+
+const testPassword = "correct horse battery"
+
+func (a *app) login(email, password string) {
+	a.t.Helper()
+	a.get("/login")
+	r := a.post("/login", url.Values{"email": {email}, "password": {password}})
+	if r.status != http.StatusSeeOther {
+		a.t.Fatalf("login %s: status %d: %.300s", email, r.status, r.body)
+	}
+	a.get("/account")
+}
+
+var csrfPattern = regexp.MustCompile(`name="csrf_token" value="([^"]+)"`)
 
 type response struct {
 	status int
@@ -42,14 +97,57 @@ func (a *app) do(method, path, contentType string, body io.Reader) response {
 	if contentType != "" {
 		req.Header.Set("Content-Type", contentType)
 	}
+	for _, c := range a.jar.Cookies(siteURL) {
+		req.AddCookie(c)
+	}
+	if a.bearer != "" {
+		req.Header.Set("Authorization", "Bearer "+a.bearer)
+	} else if a.csrf != "" && contentType != "application/x-www-form-urlencoded" {
+		req.Header.Set("X-CSRF-Token", a.csrf)
+	}
 	rec := httptest.NewRecorder()
 	a.e.ServeHTTP(rec, req)
+	a.jar.SetCookies(siteURL, rec.Result().Cookies())
+	if m := csrfPattern.FindStringSubmatch(rec.Body.String()); m != nil {
+		a.csrf = html.UnescapeString(m[1])
+	}
 	return response{rec.Code, rec.Body.String(), rec.Header()}
 }
 
 func (a *app) get(path string) response { return a.do(http.MethodGet, path, "", nil) }
 
+// doWith sends a form with extra headers.
+func (a *app) doWith(method, path string, form url.Values, headers map[string]string) response {
+	a.t.Helper()
+	req := httptest.NewRequest(method, path, strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	for k, v := range headers {
+		req.Header.Set(k, v)
+	}
+	for _, c := range a.jar.Cookies(siteURL) {
+		req.AddCookie(c)
+	}
+	rec := httptest.NewRecorder()
+	a.e.ServeHTTP(rec, req)
+	return response{rec.Code, rec.Body.String(), rec.Header()}
+}
+
+var tokenPattern = regexp.MustCompile(`hs_[A-Za-z0-9_-]{40,}`)
+
+// post sends a form with the client's CSRF token, as a browser would.
 func (a *app) post(path string, form url.Values) response {
+	a.t.Helper()
+	if form == nil {
+		form = url.Values{}
+	}
+	if form.Get("csrf_token") == "" && a.csrf != "" {
+		form = with(form, "csrf_token", a.csrf)
+	}
+	return a.postRaw(path, form)
+}
+
+// postRaw sends a form exactly as given.
+func (a *app) postRaw(path string, form url.Values) response {
 	return a.do(http.MethodPost, path, "application/x-www-form-urlencoded", strings.NewReader(form.Encode()))
 }
 

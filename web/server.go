@@ -2,13 +2,18 @@
 package web
 
 import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"strings"
 	"time"
 
+	"github.com/alexedwards/scs/v2"
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 
@@ -21,61 +26,146 @@ import (
 type Deps struct {
 	Store *models.Store
 	Log   *slog.Logger
+	// SecureCookies marks the session cookie Secure; set it whenever Hindsight is served over TLS.
+	SecureCookies bool
+	// TrustedProxies are the networks whose X-Forwarded-For is believed; without any, the client
+	// address is the connection's.
+	TrustedProxies []*net.IPNet
+	// BaseURL is where people reach the server, for the setup link it logs.
+	BaseURL string
+	// SetupToken fixes the first-run token instead of a random one; tests use it.
+	SetupToken string
 }
 
 // BodyLimit is the largest request body accepted; larger ones get 413.
 const BodyLimit = "1M"
+
+// Session lifetimes: a session ends after IdleTimeout without use, and after SessionLifetime
+// whatever happens.
+const (
+	SessionLifetime = 7 * 24 * time.Hour
+	IdleTimeout     = 12 * time.Hour
+)
 
 // New builds the server with every route, ready to be served.
 func New(deps Deps) *echo.Echo {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	// The client address comes from the connection itself: headers such as X-Forwarded-For and
-	// X-Real-IP are set by whoever sends the request, so they are not trusted.
+	// X-Real-IP are set by whoever sends the request, so they are believed only from configured
+	// proxies (GO-2026-6872).
 	e.IPExtractor = echo.ExtractIPDirect()
+	if len(deps.TrustedProxies) > 0 {
+		opts := []echo.TrustOption{echo.TrustLoopback(false), echo.TrustLinkLocal(false), echo.TrustPrivateNet(false)}
+		for _, n := range deps.TrustedProxies {
+			opts = append(opts, echo.TrustIPRange(n))
+		}
+		e.IPExtractor = echo.ExtractIPFromXFFHeader(opts...)
+	}
 	e.HTTPErrorHandler = errorHandler(deps.Log)
+
+	sessions := scs.New()
+	sessions.Store = deps.Store.Sessions()
+	sessions.Lifetime = SessionLifetime
+	sessions.IdleTimeout = IdleTimeout
+	sessions.Cookie.Name = "hindsight_session"
+	sessions.Cookie.HttpOnly = true
+	sessions.Cookie.SameSite = http.SameSiteLaxMode
+	sessions.Cookie.Secure = deps.SecureCookies
+	sessions.ErrorFunc = func(w http.ResponseWriter, r *http.Request, err error) {
+		deps.Log.Error("session", "err", err)
+		http.Error(w, "Something went wrong on our side; it has been logged.", http.StatusInternalServerError)
+	}
+
+	h := &handlers.Handlers{Store: deps.Store, Log: deps.Log, Sessions: sessions}
+	if n, err := deps.Store.CountUsers(context.Background()); err == nil && n == 0 {
+		h.SetupToken = deps.SetupToken
+		if h.SetupToken == "" {
+			h.SetupToken = randomToken()
+		}
+		deps.Log.Warn("no account exists yet: open the setup page to create the first admin",
+			"url", strings.TrimSuffix(deps.BaseURL, "/")+"/setup?token="+h.SetupToken)
+	}
 
 	e.Use(middleware.RequestID())
 	e.Use(requestLogger(deps.Log))
 	e.Use(middleware.Recover())
 	e.Use(securityHeaders)
 	e.Use(middleware.BodyLimit(BodyLimit))
+	e.Use(echo.WrapMiddleware(sessions.LoadAndSave))
+	e.Use(authenticate(h))
+	e.Use(csrfProtect(sessions))
 
-	routes(e, handlers.New(deps.Store, deps.Log))
+	routes(router{e}, h)
 	return e
 }
 
-// routes is the whole route table, read top to bottom.
-func routes(e *echo.Echo, h *handlers.Handlers) {
-	e.GET("/", func(c echo.Context) error { return c.Redirect(http.StatusFound, "/incidents") })
-	e.GET("/healthz", h.Healthz)
-	e.GET("/readyz", h.Readyz)
-	e.StaticFS("/static", static.FS)
+func randomToken() string {
+	raw := make([]byte, 24)
+	_, _ = rand.Read(raw)
+	return base64.RawURLEncoding.EncodeToString(raw)
+}
 
-	e.GET("/incidents", h.IncidentList)
-	e.GET("/incidents/new", h.IncidentNew)
-	e.POST("/incidents", h.IncidentCreate)
-	e.GET("/incidents/:id", h.IncidentShow)
-	e.GET("/incidents/:id/edit", h.IncidentEdit)
-	e.POST("/incidents/:id/edit", h.IncidentUpdate)
-	e.POST("/incidents/:id/delete", h.IncidentDelete)
+// router registers each route with the role it needs, and records that role in the route's
+// name so tests can walk the table.
+type router struct{ e *echo.Echo }
 
-	e.POST("/incidents/:id/events", h.EventCreate)
-	e.POST("/incidents/:id/events/:child", h.EventUpdate)
-	e.POST("/incidents/:id/events/:child/delete", h.EventDelete)
-	e.POST("/incidents/:id/windows", h.WindowCreate)
-	e.POST("/incidents/:id/windows/:child", h.WindowUpdate)
-	e.POST("/incidents/:id/windows/:child/delete", h.WindowDelete)
-	e.POST("/incidents/:id/follow-ups", h.FollowUpCreate)
-	e.POST("/incidents/:id/follow-ups/:child", h.FollowUpUpdate)
-	e.POST("/incidents/:id/follow-ups/:child/delete", h.FollowUpDelete)
+func (r router) add(method, path, role string, h echo.HandlerFunc) {
+	r.e.Add(method, path, h, authorize(role)).Name = "role:" + role
+}
 
-	api := e.Group("/api/v1")
-	api.GET("/incidents", h.APIIncidentList)
-	api.POST("/incidents", h.APIIncidentCreate)
-	api.GET("/incidents/:id", h.APIIncidentGet)
-	api.PUT("/incidents/:id", h.APIIncidentUpdate)
-	api.DELETE("/incidents/:id", h.APIIncidentDelete)
+func (r router) get(path, role string, h echo.HandlerFunc)  { r.add(http.MethodGet, path, role, h) }
+func (r router) post(path, role string, h echo.HandlerFunc) { r.add(http.MethodPost, path, role, h) }
+func (r router) put(path, role string, h echo.HandlerFunc)  { r.add(http.MethodPut, path, role, h) }
+func (r router) delete(path, role string, h echo.HandlerFunc) {
+	r.add(http.MethodDelete, path, role, h)
+}
+
+// routes is the whole route table, read top to bottom: path, who may use it, handler.
+func routes(r router, h *handlers.Handlers) {
+	r.get("/", Public, func(c echo.Context) error { return c.Redirect(http.StatusFound, "/incidents") })
+	r.get("/healthz", Public, h.Healthz)
+	r.get("/readyz", Public, h.Readyz)
+	r.e.StaticFS("/static", static.FS).Name = "role:" + Public
+
+	r.get("/login", Public, h.LoginForm)
+	r.post("/login", Public, h.Login)
+	r.post("/logout", Public, h.Logout)
+	r.get("/setup", Public, h.SetupForm)
+	r.post("/setup", Public, h.Setup)
+
+	r.get("/account", Viewer, h.Account)
+	r.post("/account/password", Viewer, h.PasswordChange)
+	r.post("/account/tokens", Viewer, h.TokenCreate)
+	r.post("/account/tokens/:id/revoke", Viewer, h.TokenRevoke)
+	r.get("/admin/users", Admin, h.UserList)
+	r.post("/admin/users", Admin, h.UserCreate)
+	r.post("/admin/users/:id/role", Admin, h.UserRole)
+
+	r.get("/incidents", Viewer, h.IncidentList)
+	r.get("/incidents/new", Responder, h.IncidentNew)
+	r.post("/incidents", Responder, h.IncidentCreate)
+	r.get("/incidents/:id", Viewer, h.IncidentShow)
+	r.get("/incidents/:id/history", Viewer, h.IncidentHistory)
+	r.get("/incidents/:id/edit", Responder, h.IncidentEdit)
+	r.post("/incidents/:id/edit", Responder, h.IncidentUpdate)
+	r.post("/incidents/:id/delete", Responder, h.IncidentDelete)
+
+	r.post("/incidents/:id/events", Responder, h.EventCreate)
+	r.post("/incidents/:id/events/:child", Responder, h.EventUpdate)
+	r.post("/incidents/:id/events/:child/delete", Responder, h.EventDelete)
+	r.post("/incidents/:id/windows", Responder, h.WindowCreate)
+	r.post("/incidents/:id/windows/:child", Responder, h.WindowUpdate)
+	r.post("/incidents/:id/windows/:child/delete", Responder, h.WindowDelete)
+	r.post("/incidents/:id/follow-ups", Responder, h.FollowUpCreate)
+	r.post("/incidents/:id/follow-ups/:child", Responder, h.FollowUpUpdate)
+	r.post("/incidents/:id/follow-ups/:child/delete", Responder, h.FollowUpDelete)
+
+	r.get("/api/v1/incidents", Viewer, h.APIIncidentList)
+	r.post("/api/v1/incidents", Responder, h.APIIncidentCreate)
+	r.get("/api/v1/incidents/:id", Viewer, h.APIIncidentGet)
+	r.put("/api/v1/incidents/:id", Responder, h.APIIncidentUpdate)
+	r.delete("/api/v1/incidents/:id", Responder, h.APIIncidentDelete)
 }
 
 func isAPI(c echo.Context) bool { return strings.HasPrefix(c.Request().URL.Path, "/api/") }

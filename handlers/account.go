@@ -1,0 +1,24 @@
+package handlers
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"hindsight/templates"
+)
+
+// Account shows the signed-in user's password form and API tokens.
+func (h *Handlers) Account(c echo.Context) error {
+	return h.renderAccount(c, http.StatusOK, templates.AccountView{Flash: h.Sessions.PopString(c.Request().Context(), "flash")})
+}
+
+func (h *Handlers) renderAccount(c echo.Context, status int, v templates.AccountView) error {
+	user := CurrentUser(c)
+	tokens, err := h.Store.ListTokens(c.Request().Context(), user.ID)
+	if err != nil {
+		return err
+	}
+	v.Page, v.User, v.Tokens = templates.Page{Title: "Your account", Section: "account"}, user, tokens
+	return render(c, status, templates.AccountPage(v))
+}

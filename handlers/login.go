@@ -1,0 +1,62 @@
+package handlers
+
+import (
+	"errors"
+	"math"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"hindsight/models"
+	"hindsight/templates"
+)
+
+// Login signs a user in. Failures are counted per account and per address; past the limit the
+// answer is 429 with Retry-After until the oldest failure leaves the window.
+func (h *Handlers) Login(c echo.Context) error {
+	ctx := c.Request().Context()
+	email := strings.TrimSpace(c.FormValue("email"))
+	next := safeNext(c.FormValue("next"))
+	view := templates.LoginView{Email: email, Next: next}
+	ip := c.RealIP()
+	wait, err := h.Store.LoginBlockedFor(ctx, email, ip)
+	if err != nil {
+		return err
+	}
+	if wait > 0 {
+		seconds := int(math.Ceil(wait.Seconds()))
+		c.Response().Header().Set("Retry-After", strconv.Itoa(seconds))
+		view.Error = "Too many failed sign-ins. Try again in " + strconv.Itoa((seconds+59)/60) + " minutes."
+		return h.renderLogin(c, http.StatusTooManyRequests, view)
+	}
+	user, err := h.Store.Authenticate(ctx, email, c.FormValue("password"))
+	if errors.Is(err, models.ErrBadCredentials) {
+		if err := h.Store.RecordLoginFailure(ctx, email, ip); err != nil {
+			return err
+		}
+		view.Error = "Email or password is wrong."
+		return h.renderLogin(c, http.StatusUnauthorized, view)
+	}
+	if err != nil {
+		return err
+	}
+	if err := h.startSession(c, user); err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, next)
+}
+
+// startSession gives the user a fresh session token (so a token planted before sign-in is
+// useless) bound to their current password epoch, and a fresh CSRF token.
+func (h *Handlers) startSession(c echo.Context, user *models.User) error {
+	ctx := c.Request().Context()
+	if err := h.Sessions.RenewToken(ctx); err != nil {
+		return err
+	}
+	h.Sessions.Put(ctx, SessionUserKey, user.ID)
+	h.Sessions.Put(ctx, SessionEpochKey, user.SessionEpoch)
+	h.Sessions.Remove(ctx, SessionCSRFKey)
+	return nil
+}

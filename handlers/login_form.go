@@ -1,0 +1,40 @@
+package handlers
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"hindsight/templates"
+)
+
+// LoginForm shows the sign-in page; a signed-in user goes straight on.
+func (h *Handlers) LoginForm(c echo.Context) error {
+	next := safeNext(c.QueryParam("next"))
+	if CurrentUser(c) != nil {
+		return c.Redirect(http.StatusSeeOther, next)
+	}
+	return h.renderLogin(c, http.StatusOK, templates.LoginView{Next: next})
+}
+
+func (h *Handlers) renderLogin(c echo.Context, status int, v templates.LoginView) error {
+	v.Page = templates.Page{Title: "Sign in"}
+	h.withCSRF(c)
+	return render(c, status, templates.LoginPage(v))
+}
+
+// withCSRF makes sure an anonymous visitor's form carries a CSRF token, creating their session.
+func (h *Handlers) withCSRF(c echo.Context) {
+	req := c.Request()
+	pc := templates.PageContextOf(req.Context())
+	pc.CSRF = h.CSRFToken(c)
+	c.SetRequest(req.WithContext(templates.WithPageContext(req.Context(), pc)))
+}
+
+// safeNext keeps a post-login redirect on this site.
+func safeNext(next string) string {
+	if len(next) < 1 || next[0] != '/' || (len(next) > 1 && (next[1] == '/' || next[1] == '\\')) {
+		return "/incidents"
+	}
+	return next
+}

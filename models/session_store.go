@@ -1,0 +1,85 @@
+package models
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
+)
+
+// sessionRow is one server-side session, as scs stores it.
+type sessionRow struct {
+	Token  string `gorm:"primaryKey"`
+	Data   []byte
+	Expiry time.Time
+}
+
+func (sessionRow) TableName() string { return "sessions" }
+
+// SessionStore keeps web sessions in the project's database, so they survive restarts, can be
+// revoked, and work across several server processes. It implements scs.CtxStore.
+type SessionStore struct{ s *Store }
+
+// Sessions returns the store's session storage.
+func (s *Store) Sessions() *SessionStore { return &SessionStore{s} }
+
+// FindCtx returns a live session's data.
+func (st *SessionStore) FindCtx(ctx context.Context, token string) ([]byte, bool, error) {
+	var row sessionRow
+	err := st.s.read.WithContext(ctx).Where("token = ? AND expiry > ?", token, time.Now().UTC()).First(&row).Error
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("find session: %w", err)
+	}
+	return row.Data, true, nil
+}
+
+// CommitCtx saves a session.
+func (st *SessionStore) CommitCtx(ctx context.Context, token string, data []byte, expiry time.Time) error {
+	row := sessionRow{Token: token, Data: data, Expiry: expiry.UTC()}
+	err := st.s.write.WithContext(ctx).Clauses(clause.OnConflict{
+		Columns: []clause.Column{{Name: "token"}}, DoUpdates: clause.AssignmentColumns([]string{"data", "expiry"}),
+	}).Create(&row).Error
+	if err != nil {
+		return fmt.Errorf("save session: %w", err)
+	}
+	return nil
+}
+
+// DeleteCtx ends a session.
+func (st *SessionStore) DeleteCtx(ctx context.Context, token string) error {
+	if err := st.s.write.WithContext(ctx).Where("token = ?", token).Delete(&sessionRow{}).Error; err != nil {
+		return fmt.Errorf("delete session: %w", err)
+	}
+	return nil
+}
+
+// Find, Commit and Delete satisfy scs.Store for callers without a context.
+func (st *SessionStore) Find(token string) ([]byte, bool, error) {
+	return st.FindCtx(context.Background(), token)
+}
+
+// Commit saves a session.
+func (st *SessionStore) Commit(token string, data []byte, expiry time.Time) error {
+	return st.CommitCtx(context.Background(), token, data, expiry)
+}
+
+// Delete ends a session.
+func (st *SessionStore) Delete(token string) error { return st.DeleteCtx(context.Background(), token) }
+
+// DeleteExpired removes sessions past their expiry and old login failures.
+func (s *Store) DeleteExpired(ctx context.Context) error {
+	now := time.Now().UTC()
+	if err := s.write.WithContext(ctx).Where("expiry <= ?", now).Delete(&sessionRow{}).Error; err != nil {
+		return fmt.Errorf("delete expired sessions: %w", err)
+	}
+	if err := s.write.WithContext(ctx).Where("at < ?", now.Add(-24*time.Hour)).Delete(&loginFailure{}).Error; err != nil {
+		return fmt.Errorf("delete old login failures: %w", err)
+	}
+	return nil
+}

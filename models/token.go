@@ -1,0 +1,85 @@
+package models
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// TokenPrefix starts every API token, so a leaked one is easy to recognise and search for.
+const TokenPrefix = "hs_"
+
+// APIToken is a credential for the JSON API. Only its hash is stored.
+type APIToken struct {
+	ID         int64
+	UserID     int64
+	Name       string
+	TokenHash  string `json:"-"`
+	CreatedAt  time.Time
+	LastUsedAt *time.Time
+	RevokedAt  *time.Time
+}
+
+func hashToken(token string) string {
+	sum := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(sum[:])
+}
+
+// CreateToken makes a new API token for a user and returns it in the clear, the only time it
+// is ever seen.
+func (s *Store) CreateToken(ctx context.Context, userID int64, name string) (string, *APIToken, error) {
+	raw := make([]byte, 32)
+	if _, err := rand.Read(raw); err != nil {
+		return "", nil, fmt.Errorf("generate token: %w", err)
+	}
+	secret := TokenPrefix + base64.RawURLEncoding.EncodeToString(raw)
+	tok := APIToken{UserID: userID, Name: strings.TrimSpace(name), TokenHash: hashToken(secret)}
+	if err := s.write.WithContext(ctx).Create(&tok).Error; err != nil {
+		return "", nil, fmt.Errorf("create token: %w", err)
+	}
+	return secret, &tok, nil
+}
+
+// UserByToken returns the owner of a live token, or ErrNotFound for an unknown or revoked one.
+func (s *Store) UserByToken(ctx context.Context, secret string) (*User, error) {
+	var tok APIToken
+	err := s.read.WithContext(ctx).Where("token_hash = ? AND revoked_at IS NULL", hashToken(secret)).First(&tok).Error
+	if err != nil {
+		return nil, notFound(err, "token")
+	}
+	now := time.Now().UTC()
+	// Record use at most once a minute: a busy client should not turn every read into a write.
+	if tok.LastUsedAt == nil || now.Sub(*tok.LastUsedAt) > time.Minute {
+		if err := s.write.WithContext(ctx).Model(&APIToken{}).Where("id = ?", tok.ID).Update("last_used_at", now).Error; err != nil {
+			return nil, fmt.Errorf("note token use: %w", err)
+		}
+	}
+	return s.UserByID(ctx, tok.UserID)
+}
+
+// ListTokens lists a user's tokens, newest first.
+func (s *Store) ListTokens(ctx context.Context, userID int64) ([]APIToken, error) {
+	var tokens []APIToken
+	if err := s.read.WithContext(ctx).Where("user_id = ?", userID).Order("id DESC").Find(&tokens).Error; err != nil {
+		return nil, fmt.Errorf("list tokens: %w", err)
+	}
+	return tokens, nil
+}
+
+// RevokeToken ends a user's token for good.
+func (s *Store) RevokeToken(ctx context.Context, userID, tokenID int64) error {
+	res := s.write.WithContext(ctx).Model(&APIToken{}).Where("id = ? AND user_id = ? AND revoked_at IS NULL", tokenID, userID).
+		Update("revoked_at", time.Now().UTC())
+	if res.Error != nil {
+		return fmt.Errorf("revoke token: %w", res.Error)
+	}
+	if res.RowsAffected == 0 {
+		return fmt.Errorf("token %d: %w", tokenID, ErrNotFound)
+	}
+	return nil
+}

@@ -1,0 +1,219 @@
+package models
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/mail"
+	"strings"
+	"time"
+
+	"golang.org/x/crypto/bcrypt"
+	"gorm.io/gorm"
+)
+
+// Roles, weakest first. A role may do everything the ones before it may.
+const (
+	RoleViewer    = "viewer"    // reads everything internal
+	RoleResponder = "responder" // files and edits incidents and their records
+	RoleAdmin     = "admin"     // also manages users, the taxonomy, publishing and settings
+)
+
+// Roles lists the roles in order.
+var Roles = []string{RoleViewer, RoleResponder, RoleAdmin}
+
+// RoleRank orders roles; an unknown role ranks below every real one.
+func RoleRank(role string) int {
+	for n, r := range Roles {
+		if r == role {
+			return n + 1
+		}
+	}
+	return 0
+}
+
+// Errors of the account rules.
+var (
+	ErrBadCredentials = errors.New("email or password is wrong")
+	ErrEmailTaken     = errors.New("an account with this email exists")
+)
+
+// PasswordMin is the shortest password accepted.
+const PasswordMin = 12
+
+// User is a person who signs in.
+type User struct {
+	ID           int64
+	Email        string
+	Name         string
+	PasswordHash string `json:"-"`
+	Role         string
+	SessionEpoch int
+	CreatedAt    time.Time
+	UpdatedAt    time.Time
+}
+
+// Can tells whether the user's role reaches the given one.
+func (u *User) Can(role string) bool { return u != nil && RoleRank(u.Role) >= RoleRank(role) }
+
+// Label is how history and pages name the user.
+func (u *User) Label() string {
+	if u.Name != "" {
+		return u.Name + " <" + u.Email + ">"
+	}
+	return u.Email
+}
+
+// UserInput is a new account.
+type UserInput struct {
+	Email    string `json:"email" validate:"required,max=254,email"`
+	Name     string `json:"name" validate:"max=200"`
+	Role     string `json:"role" validate:"required,oneof=viewer responder admin"`
+	Password string `json:"password" validate:"required,min=12,max=200"`
+}
+
+// NormalizeEmail lowercases and trims an address so one person has one account.
+func NormalizeEmail(email string) string { return strings.ToLower(strings.TrimSpace(email)) }
+
+// bcryptCost is bcrypt's default: about 50 ms a check on a small server.
+const bcryptCost = bcrypt.DefaultCost
+
+// dummyHash is compared against when the email is unknown, so that a wrong email takes as long
+// as a wrong password and the response time does not reveal which accounts exist.
+var dummyHash, _ = bcrypt.GenerateFromPassword([]byte("hindsight-no-such-user"), bcryptCost)
+
+// CountUsers returns how many accounts exist.
+func (s *Store) CountUsers(ctx context.Context) (int64, error) {
+	var n int64
+	if err := s.read.WithContext(ctx).Model(&User{}).Count(&n).Error; err != nil {
+		return 0, fmt.Errorf("count users: %w", err)
+	}
+	return n, nil
+}
+
+// CreateUser adds an account. The caller validated the input.
+func (s *Store) CreateUser(ctx context.Context, in UserInput) (*User, error) {
+	return createUser(s.write.WithContext(ctx), in)
+}
+
+func createUser(db *gorm.DB, in UserInput) (*User, error) {
+	hash, err := bcrypt.GenerateFromPassword([]byte(in.Password), bcryptCost)
+	if err != nil {
+		return nil, fmt.Errorf("hash password: %w", err)
+	}
+	if _, err := mail.ParseAddress(in.Email); err != nil {
+		return nil, fmt.Errorf("email %q: %w", in.Email, err)
+	}
+	u := User{Email: NormalizeEmail(in.Email), Name: strings.TrimSpace(in.Name), PasswordHash: string(hash), Role: in.Role, SessionEpoch: 1}
+	if err := db.Create(&u).Error; err != nil {
+		if errors.Is(err, gorm.ErrDuplicatedKey) {
+			return nil, fmt.Errorf("create user %s: %w", u.Email, ErrEmailTaken)
+		}
+		return nil, fmt.Errorf("create user %s: %w", u.Email, err)
+	}
+	return &u, nil
+}
+
+// CreateFirstAdmin creates the first account, an admin, only while no account exists.
+func (s *Store) CreateFirstAdmin(ctx context.Context, in UserInput) (*User, error) {
+	var created *User
+	err := s.write.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		var n int64
+		if err := tx.Model(&User{}).Count(&n).Error; err != nil {
+			return err
+		}
+		if n > 0 {
+			return ErrConflict
+		}
+		in.Role = RoleAdmin
+		var err error
+		created, err = createUser(tx, in)
+		return err
+	})
+	return created, err
+}
+
+// UserByID loads an account.
+func (s *Store) UserByID(ctx context.Context, id int64) (*User, error) {
+	var u User
+	if err := s.read.WithContext(ctx).First(&u, id).Error; err != nil {
+		return nil, notFound(err, fmt.Sprintf("user %d", id))
+	}
+	return &u, nil
+}
+
+// UserByEmail loads an account by its address.
+func (s *Store) UserByEmail(ctx context.Context, email string) (*User, error) {
+	var u User
+	if err := s.read.WithContext(ctx).Where("email = ?", NormalizeEmail(email)).First(&u).Error; err != nil {
+		return nil, notFound(err, "user "+email)
+	}
+	return &u, nil
+}
+
+// ListUsers lists every account by email.
+func (s *Store) ListUsers(ctx context.Context) ([]User, error) {
+	var users []User
+	if err := s.read.WithContext(ctx).Order("email").Find(&users).Error; err != nil {
+		return nil, fmt.Errorf("list users: %w", err)
+	}
+	return users, nil
+}
+
+// Authenticate checks an email and password. Unknown emails and wrong passwords give the same
+// error after the same amount of work.
+func (s *Store) Authenticate(ctx context.Context, email, password string) (*User, error) {
+	u, err := s.UserByEmail(ctx, email)
+	if err != nil {
+		if errors.Is(err, ErrNotFound) {
+			_ = bcrypt.CompareHashAndPassword(dummyHash, []byte(password))
+			return nil, ErrBadCredentials
+		}
+		return nil, err
+	}
+	if bcrypt.CompareHashAndPassword([]byte(u.PasswordHash), []byte(password)) != nil {
+		return nil, ErrBadCredentials
+	}
+	return u, nil
+}
+
+// SetPassword replaces a user's password and bumps their session epoch, which ends every other
+// session they have. It returns the new epoch, for the session that made the change.
+func (s *Store) SetPassword(ctx context.Context, userID int64, password string) (int, error) {
+	hash, err := bcrypt.GenerateFromPassword([]byte(password), bcryptCost)
+	if err != nil {
+		return 0, fmt.Errorf("hash password: %w", err)
+	}
+	var epoch int
+	err = s.write.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		res := tx.Model(&User{}).Where("id = ?", userID).Updates(map[string]any{
+			"password_hash": string(hash), "session_epoch": gorm.Expr("session_epoch + 1"), "updated_at": time.Now().UTC(),
+		})
+		if res.Error != nil {
+			return res.Error
+		}
+		if res.RowsAffected == 0 {
+			return fmt.Errorf("user %d: %w", userID, ErrNotFound)
+		}
+		return tx.Model(&User{}).Where("id = ?", userID).Pluck("session_epoch", &epoch).Error
+	})
+	if err != nil {
+		return 0, fmt.Errorf("set password: %w", err)
+	}
+	return epoch, nil
+}
+
+// SetRole changes a user's role.
+func (s *Store) SetRole(ctx context.Context, userID int64, role string) error {
+	if RoleRank(role) == 0 {
+		return fmt.Errorf("role %q: %w", role, ErrNotFound)
+	}
+	res := s.write.WithContext(ctx).Model(&User{}).Where("id = ?", userID).Updates(map[string]any{"role": role, "updated_at": time.Now().UTC()})
+	if res.Error != nil {
+		return fmt.Errorf("set role: %w", res.Error)
+	}
+	if res.RowsAffected == 0 {
+		return fmt.Errorf("user %d: %w", userID, ErrNotFound)
+	}
+	return nil
+}
