@@ -31,7 +31,7 @@ func (h *Handlers) IncidentUpdate(c echo.Context) error {
 		if !errors.Is(err, models.ErrConflict) {
 			return storeError(err, "incident")
 		}
-		errs.Add("", "Someone else saved this incident while you were editing it. Your input is kept below; open the incident in another tab to compare, then save again to apply yours.")
+		errs.Add("", "Someone else saved this incident while you were editing it. Nothing of theirs or yours is lost: their version is saved, and your input is kept below.")
 	}
 	current, err := h.Store.GetIncident(c.Request().Context(), id)
 	if err != nil {
@@ -49,5 +49,8 @@ func (h *Handlers) IncidentUpdate(c echo.Context) error {
 	}
 	page.ID, page.Version = id, version
 	page.Values, page.Errors, page.Warnings = values, errs, in.Milestones.OrderWarnings()
+	if status == http.StatusConflict {
+		page.Conflicts = templates.CompareFormValues(values, incidentFormValues(current))
+	}
 	return render(c, status, templates.IncidentFormPage(page))
 }

@@ -233,6 +233,10 @@ func message(fe validator.FieldError) string {
 			return fmt.Sprintf("At most %s entries.", fe.Param())
 		}
 		return fmt.Sprintf("Must be at most %s characters.", fe.Param())
+	case "min":
+		return fmt.Sprintf("Must be at least %s characters.", fe.Param())
+	case "email":
+		return "Not an email address."
 	case "oneof":
 		return fmt.Sprintf("Must be one of: %s.", strings.ReplaceAll(fe.Param(), " ", ", "))
 	case "timezone":

@@ -160,6 +160,43 @@ type IncidentForm struct {
 	Warnings []models.OrderWarning
 	Services []string
 	Regions  []string
+	// Conflicts lists, after a lost race, each field where this input and the saved incident differ.
+	Conflicts []ConflictField
+}
+
+// ConflictField is one field of an edit that collided with someone else's save.
+type ConflictField struct {
+	Label, Yours, Saved string
+}
+
+// CompareFormValues lists the fields where two versions of the incident form differ.
+func CompareFormValues(yours, saved IncidentFormValues) []ConflictField {
+	var out []ConflictField
+	add := func(label, a, b string) {
+		if strings.TrimSpace(a) != strings.TrimSpace(b) {
+			out = append(out, ConflictField{label, a, b})
+		}
+	}
+	add("Title", yours.Title, saved.Title)
+	add("Summary", yours.Summary, saved.Summary)
+	add("Severity", yours.Severity, saved.Severity)
+	add("Status", yours.Status, saved.Status)
+	add("Detected by", yours.DetectionMethod, saved.DetectionMethod)
+	add("Services", yours.Services, saved.Services)
+	add("Regions", yours.Regions, saved.Regions)
+	add("Time zone", yours.TimeZone, saved.TimeZone)
+	for _, name := range models.MilestoneNames {
+		add(models.MilestoneLabels[name], yours.Milestones[name], saved.Milestones[name])
+	}
+	add("Customer impact", yours.CustomerImpact, saved.CustomerImpact)
+	add("Root cause", yours.RootCause, saved.RootCause)
+	add("Trigger", yours.Trigger, saved.Trigger)
+	add("Detection", yours.Detection, saved.Detection)
+	add("Response", yours.Response, saved.Response)
+	add("Lessons", yours.Lessons, saved.Lessons)
+	add("Postmortem state", yours.PostmortemState, saved.PostmortemState)
+	add("Public", fmt.Sprint(yours.Public), fmt.Sprint(saved.Public))
+	return out
 }
 
 // MilestoneWarning returns the out-of-order warning for a milestone, or "".

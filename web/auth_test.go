@@ -121,7 +121,7 @@ func TestRolesSeeWhatTheyMayDo(t *testing.T) {
 	check(t, "admin sees users", admin.get("/admin/users"), 200, []string{"Users", "viewer", "responder"}, nil)
 	check(t, "admin adds a user", admin.post("/admin/users", url.Values{"email": {"New@Example.com"}, "name": {"New"}, "role": {"viewer"}, "password": {testPassword}, "password_confirm": {testPassword}}), http.StatusSeeOther, nil, nil)
 	check(t, "duplicate email", admin.post("/admin/users", url.Values{"email": {"new@example.com"}, "role": {"viewer"}, "password": {testPassword}, "password_confirm": {testPassword}}), 422, []string{"An account with this email exists.", `value="new@example.com"`}, nil)
-	check(t, "short password", admin.post("/admin/users", url.Values{"email": {"short@example.com"}, "role": {"viewer"}, "password": {"short"}, "password_confirm": {"short"}}), 422, []string{"This value is not valid."}, nil)
+	check(t, "short password", admin.post("/admin/users", url.Values{"email": {"short@example.com"}, "role": {"viewer"}, "password": {"short"}, "password_confirm": {"short"}}), 422, []string{"Must be at least 12 characters."}, nil)
 	fresh := admin.anonymous()
 	fresh.login("new@example.com", testPassword)
 	check(t, "new user signed in", fresh.get("/incidents"), 200, []string{"new@example.com"}, nil)

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 	_ "time/tzdata" // time zones work on machines without a zone database
@@ -27,20 +28,25 @@ Usage:
   hindsight serve [--addr :8080] [--database hindsight.db]
   hindsight migrate up|status [--database ...]
   hindsight demo [--database ...]      load five sample incidents (idempotent)
+  hindsight user create --email E [--role viewer|responder|admin] [--name N]
+  hindsight user reset-password --email E
+                                       the password is asked for, or read from standard input
+  hindsight token create --email E --name N
+                                       print a new API token on the last line
 
 The database is a SQLite file path or a postgres:// URL. Environment:
-  HINDSIGHT_ADDR, HINDSIGHT_DATABASE_URL
+  HINDSIGHT_ADDR, HINDSIGHT_DATABASE_URL, HINDSIGHT_SECURE_COOKIES, HINDSIGHT_TRUSTED_PROXIES
 `
 
 func main() {
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	if err := run(context.Background(), os.Args[1:], os.Stdout, log); err != nil {
+	if err := run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, log); err != nil {
 		fmt.Fprintln(os.Stderr, "hindsight:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger) error {
+func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer, log *slog.Logger) error {
 	if len(args) == 0 {
 		fmt.Fprint(stdout, usage)
 		return errors.New("no command given")
@@ -53,6 +59,10 @@ func run(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger)
 		return migrate(ctx, rest, stdout)
 	case "demo":
 		return loadDemo(ctx, rest, stdout)
+	case "user":
+		return userCommand(ctx, rest, stdin, stdout)
+	case "token":
+		return tokenCommand(ctx, rest, stdout)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil
@@ -89,9 +99,18 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	addr := fs.String("addr", env("HINDSIGHT_ADDR", ":8080"), "listen address (env HINDSIGHT_ADDR)")
 	database := databaseFlag(fs)
+	secure := fs.Bool("secure-cookies", env("HINDSIGHT_SECURE_COOKIES", "") == "true", "mark the session cookie Secure; on whenever TLS is (env HINDSIGHT_SECURE_COOKIES=true)")
+	proxies := fs.String("trusted-proxies", env("HINDSIGHT_TRUSTED_PROXIES", ""), "comma-separated CIDRs of reverse proxies whose X-Forwarded-For is believed (env HINDSIGHT_TRUSTED_PROXIES)")
+	tlsCert := fs.String("tls-cert", "", "serve HTTPS with this certificate file")
+	tlsKey := fs.String("tls-key", "", "and this key file")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	trusted, err := parseCIDRs(*proxies)
+	if err != nil {
+		return err
+	}
+	useTLS := *tlsCert != "" || *tlsKey != ""
 	store, applied, err := openStore(ctx, *database)
 	if err != nil {
 		return err
@@ -103,20 +122,30 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", *addr, err)
 	}
+	url := openURL(listener.Addr(), useTLS)
 	srv := &http.Server{
-		Handler:           web.New(web.Deps{Store: store, Log: log}),
+		Handler: web.New(web.Deps{
+			Store: store, Log: log, SecureCookies: *secure || useTLS, TrustedProxies: trusted, BaseURL: url,
+		}),
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      60 * time.Second,
 		IdleTimeout:       120 * time.Second,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
-	log.Info("Hindsight is listening; open it in a browser", "url", openURL(listener.Addr()))
+	log.Info("Hindsight is listening; open it in a browser", "url", url)
 
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
+	go sweepExpired(ctx, store, log)
 	served := make(chan error, 1)
-	go func() { served <- srv.Serve(listener) }()
+	go func() {
+		if useTLS {
+			served <- srv.ServeTLS(listener, *tlsCert, *tlsKey)
+		} else {
+			served <- srv.Serve(listener)
+		}
+	}()
 	select {
 	case err := <-served:
 		return err
@@ -136,17 +165,52 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	return nil
 }
 
+// sweepExpired removes expired sessions and old login failures every ten minutes.
+func sweepExpired(ctx context.Context, store *models.Store, log *slog.Logger) {
+	ticker := time.NewTicker(10 * time.Minute)
+	defer ticker.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-ticker.C:
+			if err := store.DeleteExpired(ctx); err != nil {
+				log.Warn("sweep expired sessions", "err", err)
+			}
+		}
+	}
+}
+
+func parseCIDRs(list string) ([]*net.IPNet, error) {
+	var nets []*net.IPNet
+	for _, part := range strings.Split(list, ",") {
+		if part = strings.TrimSpace(part); part == "" {
+			continue
+		}
+		_, n, err := net.ParseCIDR(part)
+		if err != nil {
+			return nil, fmt.Errorf("trusted proxy %q: %w", part, err)
+		}
+		nets = append(nets, n)
+	}
+	return nets, nil
+}
+
 // openURL is the address a person can paste into a browser.
-func openURL(addr net.Addr) string {
+func openURL(addr net.Addr, useTLS bool) string {
+	scheme := "http"
+	if useTLS {
+		scheme = "https"
+	}
 	tcp, ok := addr.(*net.TCPAddr)
 	if !ok || tcp.IP.IsUnspecified() {
 		port := 8080
 		if ok {
 			port = tcp.Port
 		}
-		return fmt.Sprintf("http://localhost:%d/", port)
+		return fmt.Sprintf("%s://localhost:%d/", scheme, port)
 	}
-	return "http://" + tcp.String() + "/"
+	return scheme + "://" + tcp.String() + "/"
 }
 
 func migrate(ctx context.Context, args []string, stdout io.Writer) error {

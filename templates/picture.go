@@ -1,0 +1,606 @@
+package templates
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/a-h/templ"
+
+	"hindsight/models"
+)
+
+// Picture is an incident drawn on one time axis: the phases shaded, impact windows as bars by
+// level, milestones as marks, public updates as ticks. Quiet stretches too long to draw to scale
+// are compressed behind a visible break, so a three-day detection gap and a twenty-minute repair
+// both read. Rows are the same picture as a table, for people who cannot see it.
+type Picture struct {
+	Empty  bool
+	Markup string
+	Rows   []PictureRow
+	Legend []LegendItem
+	// Breaks describe the compressed stretches, for the caption.
+	Breaks []string
+}
+
+// PictureRow is one line of the picture's text equivalent.
+type PictureRow struct {
+	At      time.Time
+	When    string
+	What    string
+	Detail  string
+	Class   string // the colour class of its mark
+	IsPhase bool
+}
+
+// LegendItem explains one colour or mark of the picture.
+type LegendItem struct {
+	Class string
+	Label string
+	Mark  string // swatch, line or tick
+}
+
+// Chart renders the picture's SVG.
+func (p Picture) Chart() templ.Component { return svgComponent(p.Markup) }
+
+// IncidentPicture draws an incident for its page: the picture section, with its text equivalent.
+func IncidentPicture(inc *models.Incident, loc *time.Location, now time.Time) templ.Component {
+	return PictureSection(BuildPicture(inc, loc, now))
+}
+
+// The picture's geometry, in SVG units; the viewBox scales to the page.
+const (
+	picWidth    = 1100.0
+	picLabelW   = 112.0
+	picPlotX0   = picLabelW + 10
+	picPlotX1   = picWidth - 14
+	picPad      = 10.0 // between the plot's edge and the first and last instants
+	picBreakW   = 58.0 // the width a compressed stretch takes
+	picLabelRow = 16.0 // height of a row of milestone labels
+	picLane     = 16.0 // height of a bar lane
+	picLaneGap  = 6.0
+	picPhaseH   = 24.0
+)
+
+// Compression: a gap between two things worth drawing is broken when it is longer than
+// breakAtLeast and more than half of the time still drawn to scale, and at least one gap stays.
+const breakAtLeast = 6 * time.Hour
+
+// timeScale maps instants to x, piecewise linear, with compressed breaks.
+type timeScale struct {
+	at     []int64   // Unix seconds of the stops, ascending
+	x      []float64 // x of each stop
+	breaks []scaleBreak
+}
+
+type scaleBreak struct {
+	from, to time.Time
+	x0, x1   float64
+}
+
+func (s *timeScale) pos(t time.Time) float64 {
+	u := t.Unix()
+	n, found := slices.BinarySearch(s.at, u)
+	switch {
+	case found:
+		return s.x[n]
+	case n == 0:
+		return s.x[0]
+	case n == len(s.at):
+		return s.x[len(s.x)-1]
+	}
+	frac := float64(u-s.at[n-1]) / float64(s.at[n]-s.at[n-1])
+	return s.x[n-1] + frac*(s.x[n]-s.x[n-1])
+}
+
+// broken tells whether x falls inside a compressed stretch.
+func (s *timeScale) broken(x float64) bool {
+	for _, b := range s.breaks {
+		if x > b.x0+0.5 && x < b.x1-0.5 {
+			return true
+		}
+	}
+	return false
+}
+
+// visible returns the widest part of [x0, x1] outside the breaks, where a label can sit.
+func (s *timeScale) visible(x0, x1 float64) (float64, float64) {
+	bestFrom, bestTo := x0, x0
+	from := x0
+	for _, b := range s.breaks {
+		if b.x1 <= x0 || b.x0 >= x1 {
+			continue
+		}
+		if to := max(from, min(b.x0, x1)); to-from > bestTo-bestFrom {
+			bestFrom, bestTo = from, to
+		}
+		from = max(from, b.x1)
+	}
+	if x1-from > bestTo-bestFrom {
+		bestFrom, bestTo = from, x1
+	}
+	return bestFrom, bestTo
+}
+
+func newTimeScale(instants []int64) *timeScale {
+	slices.Sort(instants)
+	instants = slices.Compact(instants)
+	if len(instants) == 1 {
+		instants = []int64{instants[0] - 1800, instants[0], instants[0] + 1800}
+	}
+	gaps := make([]int64, len(instants)-1)
+	for n := range gaps {
+		gaps[n] = instants[n+1] - instants[n]
+	}
+	broken := make([]bool, len(gaps))
+	for {
+		var total int64
+		largest, unbroken := -1, 0
+		for n, g := range gaps {
+			if broken[n] {
+				continue
+			}
+			total += g
+			unbroken++
+			if largest < 0 || g > gaps[largest] {
+				largest = n
+			}
+		}
+		if unbroken <= 1 || time.Duration(gaps[largest])*time.Second < breakAtLeast || 2*gaps[largest] <= total {
+			break
+		}
+		broken[largest] = true
+	}
+	var scaled int64
+	breaks := 0
+	for n, g := range gaps {
+		if broken[n] {
+			breaks++
+		} else {
+			scaled += g
+		}
+	}
+	perSecond := (picPlotX1 - picPlotX0 - 2*picPad - float64(breaks)*picBreakW) / float64(max(scaled, 1))
+	s := &timeScale{at: instants, x: make([]float64, len(instants))}
+	s.x[0] = picPlotX0 + picPad
+	for n, g := range gaps {
+		if broken[n] {
+			s.x[n+1] = s.x[n] + picBreakW
+			s.breaks = append(s.breaks, scaleBreak{time.Unix(instants[n], 0), time.Unix(instants[n+1], 0), s.x[n], s.x[n+1]})
+		} else {
+			s.x[n+1] = s.x[n] + float64(g)*perSecond
+		}
+	}
+	return s
+}
+
+type pictureMilestone struct {
+	names []string
+	at    time.Time
+}
+
+type pictureWindow struct {
+	w        models.ImpactWindow
+	end      time.Time
+	assumed  bool // no end recorded: runs to mitigation or resolution
+	ongoing  bool // no end known at all: drawn to now
+	services string
+}
+
+// BuildPicture works out the picture of an incident in its display zone. now ends windows that
+// are still open.
+func BuildPicture(inc *models.Incident, loc *time.Location, now time.Time) Picture {
+	var instants []int64
+	add := func(t time.Time) { instants = append(instants, t.Unix()) }
+
+	// Milestones, those at the same instant together.
+	var marks []pictureMilestone
+	for n, t := range inc.Milestones().List() {
+		if t == nil {
+			continue
+		}
+		add(*t)
+		name := models.MilestoneLabels[models.MilestoneNames[n]]
+		if k := slices.IndexFunc(marks, func(m pictureMilestone) bool { return m.at.Equal(*t) }); k >= 0 {
+			marks[k].names = append(marks[k].names, strings.ToLower(name))
+			continue
+		}
+		marks = append(marks, pictureMilestone{names: []string{name}, at: *t})
+	}
+	var windows []pictureWindow
+	for _, w := range inc.ImpactWindows {
+		pw := pictureWindow{w: w, services: Join(w.ServiceNames())}
+		if end := models.WindowEnd(w, inc); end != nil {
+			pw.end, pw.assumed = *end, w.EndedAt == nil
+		} else {
+			pw.end, pw.ongoing = now, true
+			if pw.end.Before(w.StartedAt) {
+				pw.end = w.StartedAt
+			}
+		}
+		add(w.StartedAt)
+		add(pw.end)
+		windows = append(windows, pw)
+	}
+	var updates []models.TimelineEvent
+	for _, ev := range inc.Timeline {
+		if ev.Kind == "status_update" && ev.Public {
+			add(ev.At)
+			updates = append(updates, ev)
+		}
+	}
+	if len(instants) == 0 {
+		return Picture{Empty: true}
+	}
+	scale := newTimeScale(instants)
+	// A phase of no length (mitigated and resolved at once) has nothing to draw.
+	phases := slices.DeleteFunc(models.Phases(inc), func(p models.Phase) bool { return p.Duration() == 0 })
+	first, last := time.Unix(scale.at[0], 0), time.Unix(scale.at[len(scale.at)-1], 0)
+	multiDay := first.In(loc).YearDay() != last.In(loc).YearDay() || first.In(loc).Year() != last.In(loc).Year()
+	short := func(t time.Time) string {
+		if multiDay {
+			return t.In(loc).Format("2 Jan 15:04")
+		}
+		return t.In(loc).Format("15:04")
+	}
+
+	// Milestone labels, stacked in as many rows as they need not to collide.
+	type placed struct {
+		x0, x1 float64
+	}
+	var labelRows [][]placed
+	type markLabel struct {
+		x, textX    float64
+		anchor      string
+		row         int
+		text, title string
+	}
+	var labels []markLabel
+	slices.SortFunc(marks, func(a, b pictureMilestone) int { return a.at.Compare(b.at) })
+	for _, m := range marks {
+		x := scale.pos(m.at)
+		text := strings.Join(m.names, " & ") + " " + short(m.at)
+		width := textWidth(text)
+		textX, anchor, x0, x1 := x+4, "start", x, x+4+width
+		if x1 > picWidth-2 {
+			textX, anchor, x0, x1 = x-4, "end", x-4-width, x
+		}
+		row := -1
+		for r, placedLabels := range labelRows {
+			if !slices.ContainsFunc(placedLabels, func(p placed) bool { return x0 < p.x1+8 && p.x0 < x1+8 }) {
+				row = r
+				break
+			}
+		}
+		if row < 0 {
+			row = len(labelRows)
+			labelRows = append(labelRows, nil)
+		}
+		labelRows[row] = append(labelRows[row], placed{x0, x1})
+		labels = append(labels, markLabel{x, textX, anchor, row, text, strings.Join(m.names, " and ") + ": " + When(m.at, loc)})
+	}
+
+	// Lanes, top to bottom.
+	y := 4 + float64(len(labelRows))*picLabelRow + 4
+	phaseY := y
+	y += picPhaseH + picLaneGap
+	levelY := map[string]float64{}
+	for _, level := range []string{"major_outage", "partial_outage", "degraded"} {
+		if slices.ContainsFunc(windows, func(w pictureWindow) bool { return w.w.Level == level }) {
+			levelY[level] = y
+			y += picLane + picLaneGap
+		}
+	}
+	updatesY := y
+	if len(updates) > 0 {
+		y += picLane + picLaneGap
+	}
+	axisY := y + 2
+	height := axisY + 34
+
+	var w svgWriter
+	desc := fmt.Sprintf("From %s to %s: %d phase%s, %d impact window%s, %d public update%s.",
+		When(first, loc), When(last, loc), len(phases), plural(len(phases), "", "s"),
+		len(windows), plural(len(windows), "", "s"), len(updates), plural(len(updates), "", "s"))
+	if len(scale.breaks) > 0 {
+		desc += fmt.Sprintf(" %d quiet stretch%s compressed.", len(scale.breaks), plural(len(scale.breaks), "", "es"))
+	}
+	w.open("picture-svg", "picture", picWidth, height, "The incident on one time axis", desc)
+
+	// Phases: faint bands behind every lane, and a lane of their own with their names.
+	for _, p := range phases {
+		x0, x1 := scale.pos(p.From), scale.pos(p.To)
+		w.rect("phase-band phase-"+p.Name, x0, phaseY, x1-x0, axisY-phaseY, "")
+	}
+	w.text("lane-label", picLabelW, phaseY+picPhaseH/2+4, "end", "Phases")
+	for _, p := range phases {
+		x0, x1 := scale.pos(p.From), scale.pos(p.To)
+		title := fmt.Sprintf("%s: %s, %s to %s", p.Label, Duration(p.Duration()), When(p.From, loc), When(p.To, loc))
+		w.rect("phase phase-"+p.Name, x0, phaseY, max(x1-x0, 1.5), picPhaseH, title)
+		v0, v1 := scale.visible(x0, x1)
+		name := phaseShortName(p.Name)
+		for _, text := range []string{name + " " + Duration(p.Duration()), Duration(p.Duration())} {
+			if textWidth(text)+8 <= v1-v0 {
+				w.text("phase-label", (v0+v1)/2, phaseY+picPhaseH/2+4, "middle", text)
+				break
+			}
+		}
+	}
+
+	// Without a detection time the phases after the start are unknown: say so where they would be.
+	if inc.StartedAt != nil && inc.DetectedAt == nil {
+		until := last
+		for _, p := range phases {
+			if p.From.After(*inc.StartedAt) && p.From.Before(until) {
+				until = p.From
+			}
+		}
+		x0, x1 := scale.visible(scale.pos(*inc.StartedAt), scale.pos(until))
+		if text := "Detection time not recorded: phases unknown"; textWidth(text)+16 <= x1-x0 {
+			w.text("phase-unknown", (x0+x1)/2, phaseY+picPhaseH/2+4, "middle", text)
+		}
+	}
+
+	// Impact windows, one lane per level, worst on top.
+	for _, level := range []string{"major_outage", "partial_outage", "degraded"} {
+		ly, ok := levelY[level]
+		if !ok {
+			continue
+		}
+		w.text("lane-label", picLabelW, ly+picLane/2+4, "end", Label(level))
+		for _, pw := range windows {
+			if pw.w.Level != level {
+				continue
+			}
+			x0, x1 := scale.pos(pw.w.StartedAt), scale.pos(pw.end)
+			class := "bar level-" + level
+			end := When(pw.end, loc)
+			switch {
+			case pw.ongoing:
+				class += " ongoing"
+				end = "ongoing"
+			case pw.assumed:
+				class += " assumed"
+				end += " (no end recorded: runs to mitigation or resolution)"
+			}
+			title := fmt.Sprintf("%s from %s to %s", Label(level), When(pw.w.StartedAt, loc), end)
+			if !pw.ongoing {
+				title += ", " + Duration(pw.end.Sub(pw.w.StartedAt))
+			}
+			if pw.services != "" {
+				title += ". " + pw.services
+			}
+			if pw.w.Note != "" {
+				title += ". " + pw.w.Note
+			}
+			w.rect(class, x0, ly, max(x1-x0, 2), picLane, title)
+		}
+	}
+
+	// Public updates as ticks.
+	if len(updates) > 0 {
+		w.text("lane-label", picLabelW, updatesY+picLane/2+4, "end", "Public updates")
+		for _, ev := range updates {
+			x := scale.pos(ev.At)
+			title := "Public update, " + When(ev.At, loc)
+			if ev.Status != "" {
+				title += " (" + strings.ToLower(Label(ev.Status)) + ")"
+			}
+			if body := excerpt(ev.Body, 160); body != "" {
+				title += ": " + body
+			}
+			w.group("update status-"+ev.Status, title)
+			w.line("tick", x, updatesY, x, updatesY+picLane, "")
+			w.circle("dot", x, updatesY+picLane/2, 3.5, "")
+			w.endGroup()
+		}
+	}
+
+	// Compressed stretches: the plot is cut, and says by how much.
+	for _, b := range scale.breaks {
+		gap := b.to.Sub(b.from)
+		title := fmt.Sprintf("%s with nothing recorded (%s to %s), drawn shorter than to scale", Duration(gap), When(b.from, loc), When(b.to, loc))
+		w.group("break", title)
+		w.rect("break-fill", b.x0+4, phaseY-3, b.x1-b.x0-8, axisY-phaseY+6, "")
+		for _, x := range []float64{b.x0 + 7, b.x1 - 7} {
+			w.path("break-edge", fmt.Sprintf("M%s %s l-3 4 l6 4 l-6 4 l6 4 l-3 4", num(x), num(axisY-10)), "")
+			w.line("break-edge", x, phaseY-3, x, axisY-10, "")
+		}
+		w.text("break-label", (b.x0+b.x1)/2, phaseY+(axisY-phaseY)/2+4, "middle", compactDuration(gap))
+		w.endGroup()
+	}
+
+	// Milestones: a line through the lanes and a label above them.
+	for _, l := range labels {
+		top := 4 + float64(l.row)*picLabelRow + 12
+		w.group("milestone", l.title)
+		w.line("milestone-line", l.x, top-10, l.x, axisY, "")
+		w.circle("milestone-dot", l.x, axisY, 3, "")
+		w.text("milestone-label", l.textX, top, l.anchor, l.text)
+		w.endGroup()
+	}
+
+	// The time axis, with ticks chosen per stretch drawn to scale.
+	w.line("axis", picPlotX0, axisY, picPlotX1, axisY, "")
+	lastLabelX, lastDay := -1000.0, ""
+	for _, tick := range axisTicks(scale, loc) {
+		x := scale.pos(tick.at)
+		if scale.broken(x) || x-lastLabelX < 58 {
+			continue
+		}
+		w.line("axis-tick", x, axisY, x, axisY+4, "")
+		local := tick.at.In(loc)
+		w.text("axis-label", x, axisY+15, "middle", local.Format("15:04"))
+		if day := local.Format("2 Jan"); day != lastDay || tick.runStart {
+			w.text("axis-day", x, axisY+28, "middle", day)
+			lastDay = day
+		}
+		lastLabelX = x
+	}
+	w.close()
+
+	pic := Picture{Markup: w.String()}
+	pic.Rows = pictureRows(inc, loc, phases, windows, updates, marks)
+	pic.Legend = pictureLegend(phases, windows, updates)
+	for _, b := range scale.breaks {
+		pic.Breaks = append(pic.Breaks, fmt.Sprintf("%s (%s to %s)", Duration(b.to.Sub(b.from)), short(b.from), short(b.to)))
+	}
+	return pic
+}
+
+func phaseShortName(name string) string {
+	switch name {
+	case "latent":
+		return "Latent"
+	case "undetected":
+		return "Undetected"
+	case "unacknowledged":
+		return "Unacknowledged"
+	case "repairing":
+		return "Repairing"
+	case "recovering":
+		return "Recovering"
+	}
+	return name
+}
+
+// compactDuration writes a long stretch briefly for a break label: "40 h", "3 d".
+func compactDuration(d time.Duration) string {
+	switch {
+	case d >= 72*time.Hour:
+		return fmt.Sprintf("≈ %d d", int((d+12*time.Hour)/(24*time.Hour)))
+	case d >= 2*time.Hour:
+		return fmt.Sprintf("≈ %d h", int((d+30*time.Minute)/time.Hour))
+	}
+	return Duration(d)
+}
+
+func excerpt(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len([]rune(s)) <= n {
+		return s
+	}
+	return string([]rune(s)[:n-1]) + "…"
+}
+
+// tickSteps are the axis spacings on offer, finest first.
+var tickSteps = []time.Duration{
+	time.Minute, 2 * time.Minute, 5 * time.Minute, 10 * time.Minute, 15 * time.Minute, 30 * time.Minute,
+	time.Hour, 2 * time.Hour, 3 * time.Hour, 6 * time.Hour, 12 * time.Hour, 24 * time.Hour, 48 * time.Hour, 7 * 24 * time.Hour,
+}
+
+type axisTick struct {
+	at       time.Time
+	runStart bool // the first instant after a break, labelled with its date
+}
+
+// axisTicks chooses, for each stretch drawn to scale, its first instant and then round local times
+// about 70 units apart.
+func axisTicks(s *timeScale, loc *time.Location) []axisTick {
+	var ticks []axisTick
+	runStart := 0
+	for n := 1; n <= len(s.at); n++ {
+		endOfRun := n == len(s.at) || slices.ContainsFunc(s.breaks, func(b scaleBreak) bool { return b.from.Unix() == s.at[n-1] })
+		if !endOfRun {
+			continue
+		}
+		from, to, fromX := s.at[runStart], s.at[n-1], s.x[runStart]
+		ticks = append(ticks, axisTick{time.Unix(from, 0), runStart > 0})
+		runStart = n
+		if to <= from {
+			continue
+		}
+		perSecond := (s.x[n-1] - fromX) / float64(to-from)
+		step := tickSteps[len(tickSteps)-1]
+		for _, candidate := range tickSteps {
+			if candidate.Seconds()*perSecond >= 70 {
+				step = candidate
+				break
+			}
+		}
+		for t := ceilLocal(time.Unix(from+1, 0), step, loc); t.Unix() <= to; t = nextTick(t, step, loc) {
+			ticks = append(ticks, axisTick{at: t})
+		}
+	}
+	return ticks
+}
+
+// ceilLocal rounds up to the next multiple of step in local wall-clock time, so ticks fall on
+// 15:00 in the incident's zone even where it is offset by half an hour from UTC.
+func ceilLocal(t time.Time, step time.Duration, loc *time.Location) time.Time {
+	local := t.In(loc)
+	midnight := time.Date(local.Year(), local.Month(), local.Day(), 0, 0, 0, 0, loc)
+	if step >= 24*time.Hour {
+		if midnight.Before(t) {
+			midnight = midnight.AddDate(0, 0, 1)
+		}
+		return midnight
+	}
+	since := local.Sub(midnight)
+	ticks := (since + step - 1) / step
+	return midnight.Add(ticks * step)
+}
+
+func nextTick(t time.Time, step time.Duration, loc *time.Location) time.Time {
+	if step >= 24*time.Hour {
+		local := t.In(loc)
+		return time.Date(local.Year(), local.Month(), local.Day()+int(step/(24*time.Hour)), 0, 0, 0, 0, loc)
+	}
+	return ceilLocal(t.Add(step), step, loc)
+}
+
+// pictureRows is the picture in words, in time order.
+func pictureRows(inc *models.Incident, loc *time.Location, phases []models.Phase, windows []pictureWindow, updates []models.TimelineEvent, marks []pictureMilestone) []PictureRow {
+	var rows []PictureRow
+	for _, p := range phases {
+		rows = append(rows, PictureRow{At: p.From, When: When(p.From, loc), What: p.Label,
+			Detail: fmt.Sprintf("%s, until %s", Duration(p.Duration()), When(p.To, loc)), Class: "phase-" + p.Name, IsPhase: true})
+	}
+	for _, m := range marks {
+		name := strings.Join(m.names, " and ")
+		rows = append(rows, PictureRow{At: m.at, When: When(m.at, loc), What: name, Class: "milestone"})
+	}
+	for _, pw := range windows {
+		detail := "until " + When(pw.end, loc) + ", " + Duration(pw.end.Sub(pw.w.StartedAt))
+		switch {
+		case pw.ongoing:
+			detail = "still ongoing"
+		case pw.assumed:
+			detail += " (no end recorded: runs to mitigation or resolution)"
+		}
+		if pw.services != "" {
+			detail += ". " + pw.services
+		}
+		if pw.w.Note != "" {
+			detail += ". " + pw.w.Note
+		}
+		rows = append(rows, PictureRow{At: pw.w.StartedAt, When: When(pw.w.StartedAt, loc), What: Label(pw.w.Level) + " began", Detail: detail, Class: "level-" + pw.w.Level})
+	}
+	for _, ev := range updates {
+		what := "Public update"
+		if ev.Status != "" {
+			what += ": " + strings.ToLower(Label(ev.Status))
+		}
+		rows = append(rows, PictureRow{At: ev.At, When: When(ev.At, loc), What: what, Detail: excerpt(ev.Body, 200), Class: "update status-" + ev.Status})
+	}
+	slices.SortStableFunc(rows, func(a, b PictureRow) int { return a.At.Compare(b.At) })
+	return rows
+}
+
+func pictureLegend(phases []models.Phase, windows []pictureWindow, updates []models.TimelineEvent) []LegendItem {
+	var items []LegendItem
+	for _, p := range phases {
+		items = append(items, LegendItem{Class: "phase-" + p.Name, Label: phaseShortName(p.Name), Mark: "swatch"})
+	}
+	for _, level := range []string{"major_outage", "partial_outage", "degraded"} {
+		if slices.ContainsFunc(windows, func(w pictureWindow) bool { return w.w.Level == level }) {
+			items = append(items, LegendItem{Class: "level-" + level, Label: Label(level), Mark: "swatch"})
+		}
+	}
+	items = append(items, LegendItem{Class: "milestone", Label: "Milestone", Mark: "line"})
+	if len(updates) > 0 {
+		items = append(items, LegendItem{Class: "update", Label: "Public update", Mark: "tick"})
+	}
+	return items
+}
