@@ -19,6 +19,10 @@ func (h *Handlers) renderAccount(c echo.Context, status int, v templates.Account
 	if err != nil {
 		return err
 	}
-	v.Page, v.User, v.Tokens = templates.Page{Title: "Your account", Section: "account"}, user, tokens
+	feeds, err := h.Store.ListCalendarFeeds(c.Request().Context(), user.ID)
+	if err != nil {
+		return err
+	}
+	v.Page, v.User, v.Tokens, v.Feeds = templates.Page{Title: "Your account", Section: "account"}, user, tokens, feeds
 	return render(c, status, templates.AccountPage(v))
 }

@@ -25,6 +25,9 @@ type APIIncident struct {
 	DetectionMethod *string       `json:"detection_method"`
 	Services        []string      `json:"services"`
 	Regions         []string      `json:"regions"`
+	Factors         []string      `json:"factors"`
+	Links           []APILink     `json:"links"`
+	LinkedFrom      []APILink     `json:"linked_from"`
 	CustomerImpact  string        `json:"customer_impact"`
 	RootCause       string        `json:"root_cause"`
 	Trigger         string        `json:"trigger"`
@@ -50,6 +53,12 @@ type APIIncident struct {
 	Warnings        []string      `json:"warnings"`
 	CreatedAt       time.Time     `json:"created_at"`
 	UpdatedAt       time.Time     `json:"updated_at"`
+}
+
+// APILink is a link in the API: the kind and the incident at the other end.
+type APILink struct {
+	Kind       string `json:"kind"`
+	IncidentID int64  `json:"incident_id"`
 }
 
 // APIEvent is a timeline event in the API.
@@ -86,6 +95,8 @@ type APIFollowUp struct {
 	DoneAt       *time.Time `json:"done_at"`
 	TrackerURL   string     `json:"tracker_url"`
 	Verification string     `json:"verification"`
+	Factors      []string   `json:"factors"`
+	IncidentID   int64      `json:"incident_id"`
 }
 
 // APIMetrics are the figures of DESIGN §2 in seconds, null when not recorded.
@@ -100,11 +111,12 @@ type APIMetrics struct {
 	Invalid                 []string `json:"invalid"`
 }
 
-func apiIncident(inc *models.Incident) APIIncident {
+func apiIncident(inc *models.Incident, links []models.LinkedIncident) APIIncident {
 	m := models.ComputeMetrics(inc)
 	out := APIIncident{
 		ID: inc.ID, Version: inc.Version, Title: inc.Title, Summary: inc.Summary, Severity: inc.Severity,
 		Status: inc.Status, Services: nonNil(inc.ServiceNames()), Regions: nonNil(inc.RegionNames()),
+		Factors: nonNil(inc.FactorSlugs()), Links: []APILink{}, LinkedFrom: []APILink{},
 		CustomerImpact: inc.CustomerImpact, RootCause: inc.RootCause, Trigger: inc.Trigger,
 		Detection: inc.Detection, Response: inc.Response, Lessons: inc.Lessons, TimeZone: inc.TimeZone,
 		TriggeredAt: inc.TriggeredAt, StartedAt: inc.StartedAt, DetectedAt: inc.DetectedAt,
@@ -126,23 +138,21 @@ func apiIncident(inc *models.Incident) APIIncident {
 	for _, w := range inc.Milestones().OrderWarnings() {
 		out.Warnings = append(out.Warnings, w.Message)
 	}
+	for _, l := range links {
+		if l.Outgoing {
+			out.Links = append(out.Links, APILink{l.Kind, l.OtherID})
+		} else {
+			out.LinkedFrom = append(out.LinkedFrom, APILink{l.Kind, l.OtherID})
+		}
+	}
 	for _, ev := range inc.Timeline {
 		out.Timeline = append(out.Timeline, APIEvent{ev.ID, ev.At.UTC(), ev.Kind, ev.Status, ev.Body, ev.Public})
 	}
 	for _, w := range inc.ImpactWindows {
 		out.ImpactWindows = append(out.ImpactWindows, APIWindow{w.ID, w.StartedAt.UTC(), utcPtr(w.EndedAt), w.Level, w.Note, nonNil(w.ServiceNames())})
 	}
-	for _, f := range inc.FollowUps {
-		fu := APIFollowUp{
-			ID: f.ID, Version: f.Version, Title: strings.TrimSpace(f.Title), Description: f.Description, Kind: f.Kind,
-			Priority: f.Priority, Owner: f.Owner, Status: f.Status, DoneAt: utcPtr(f.DoneAt),
-			TrackerURL: f.TrackerURL, Verification: f.Verification,
-		}
-		if f.DueOn != nil {
-			due := f.DueOn.UTC().Format(time.DateOnly)
-			fu.DueOn = &due
-		}
-		out.FollowUps = append(out.FollowUps, fu)
+	for n := range inc.FollowUps {
+		out.FollowUps = append(out.FollowUps, apiFollowUp(&inc.FollowUps[n]))
 	}
 	return out
 }
@@ -162,6 +172,19 @@ func nonNil(s []string) []string {
 	return s
 }
 
+func apiFollowUp(f *models.FollowUp) APIFollowUp {
+	fu := APIFollowUp{
+		ID: f.ID, Version: f.Version, Title: f.Title, Description: f.Description, Kind: f.Kind,
+		Priority: f.Priority, Owner: f.Owner, Status: f.Status, DoneAt: utcPtr(f.DoneAt),
+		TrackerURL: f.TrackerURL, Verification: f.Verification, Factors: nonNil(f.FactorSlugs()), IncidentID: f.IncidentID,
+	}
+	if f.DueOn != nil {
+		due := f.DueOn.UTC().Format(time.DateOnly)
+		fu.DueOn = &due
+	}
+	return fu
+}
+
 // apiIncidentInput is the body of POST and PUT /api/v1/incidents. Times are strings so that a
 // malformed one gets a message naming its field rather than a generic decode error.
 type apiIncidentInput struct {
@@ -173,6 +196,8 @@ type apiIncidentInput struct {
 	DetectionMethod *string             `json:"detection_method"`
 	Services        []string            `json:"services"`
 	Regions         []string            `json:"regions"`
+	Factors         []string            `json:"factors"`
+	Links           *[]models.LinkInput `json:"links"`
 	CustomerImpact  string              `json:"customer_impact"`
 	RootCause       string              `json:"root_cause"`
 	Trigger         string              `json:"trigger"`
@@ -210,15 +235,18 @@ type apiWindowInput struct {
 }
 
 type apiFollowUpInput struct {
-	Title        string  `json:"title"`
-	Description  string  `json:"description"`
-	Kind         string  `json:"kind"`
-	Priority     string  `json:"priority"`
-	Owner        string  `json:"owner"`
-	DueOn        *string `json:"due_on"`
-	Status       string  `json:"status"`
-	TrackerURL   string  `json:"tracker_url"`
-	Verification string  `json:"verification"`
+	Version      int      `json:"version"`
+	IncidentID   int64    `json:"incident_id"`
+	Factors      []string `json:"factors"`
+	Title        string   `json:"title"`
+	Description  string   `json:"description"`
+	Kind         string   `json:"kind"`
+	Priority     string   `json:"priority"`
+	Owner        string   `json:"owner"`
+	DueOn        *string  `json:"due_on"`
+	Status       string   `json:"status"`
+	TrackerURL   string   `json:"tracker_url"`
+	Verification string   `json:"verification"`
 }
 
 // rfc3339 reads an API time; offsets are accepted and the result is UTC.
@@ -242,7 +270,7 @@ func (b apiIncidentInput) toInput() (models.IncidentInput, models.Children, mode
 		Title: strings.TrimSpace(b.Title), Summary: b.Summary, Severity: b.Severity, Status: b.Status,
 		CustomerImpact: b.CustomerImpact, RootCause: b.RootCause, Trigger: b.Trigger, Detection: b.Detection,
 		Response: b.Response, Lessons: b.Lessons, TimeZone: b.TimeZone, PostmortemState: b.PostmortemState,
-		Public: b.Public, Services: b.Services, Regions: b.Regions,
+		Public: b.Public, Services: b.Services, Regions: b.Regions, Factors: b.Factors,
 	}
 	if b.DetectionMethod != nil {
 		in.DetectionMethod = *b.DetectionMethod
@@ -294,23 +322,35 @@ func (b apiIncidentInput) toInput() (models.IncidentInput, models.Children, mode
 		followUps := make([]models.FollowUpInput, len(*b.FollowUps))
 		for n, f := range *b.FollowUps {
 			var fuErrs models.FieldErrors
-			followUps[n] = models.FollowUpInput{
-				Title: strings.TrimSpace(f.Title), Description: f.Description, Kind: f.Kind, Priority: f.Priority, Owner: f.Owner,
-				Status: f.Status, TrackerURL: f.TrackerURL, Verification: f.Verification,
-			}
-			if f.DueOn != nil && *f.DueOn != "" {
-				if d, err := time.Parse(time.DateOnly, *f.DueOn); err == nil {
-					followUps[n].DueOn = &d
-				} else {
-					fuErrs.Add("due_on", "Not a date; write it as 2026-04-30.")
-				}
-			}
-			fuErrs = mergeErrors(fuErrs, models.Validate(followUps[n]))
+			followUps[n], fuErrs = f.toInput()
 			errs = append(errs, fuErrs.Prefixed(fmt.Sprintf("follow_ups[%d].", n))...)
 		}
 		children.FollowUps = &followUps
 	}
+	if b.Links != nil {
+		for n, l := range *b.Links {
+			errs = append(errs, models.Validate(l).Prefixed(fmt.Sprintf("links[%d].", n))...)
+		}
+		children.Links = b.Links
+	}
 	return in, children, errs
+}
+
+// toInput converts and validates a follow-up body.
+func (f apiFollowUpInput) toInput() (models.FollowUpInput, models.FieldErrors) {
+	var errs models.FieldErrors
+	in := models.FollowUpInput{
+		Title: strings.TrimSpace(f.Title), Description: f.Description, Kind: f.Kind, Priority: f.Priority, Owner: strings.TrimSpace(f.Owner),
+		Status: f.Status, TrackerURL: strings.TrimSpace(f.TrackerURL), Verification: f.Verification, Factors: f.Factors,
+	}
+	if f.DueOn != nil && *f.DueOn != "" {
+		if d, err := time.Parse(time.DateOnly, *f.DueOn); err == nil {
+			in.DueOn = &d
+		} else {
+			errs.Add("due_on", "Not a date; write it as 2026-04-30.")
+		}
+	}
+	return in, mergeErrors(errs, models.Validate(in))
 }
 
 // apiError is the JSON body of every API error.
@@ -321,6 +361,13 @@ type apiError struct {
 
 // APIErrorBody builds the JSON body of an API error; the web error handler uses it too.
 func APIErrorBody(message string) any { return apiError{Error: message} }
+
+// asFieldErrors finds the store's validation errors (an unknown factor, a bad link) in err.
+func asFieldErrors(err error) (models.FieldErrors, bool) {
+	var fe models.FieldErrors
+	ok := errors.As(err, &fe)
+	return fe, ok
+}
 
 func invalid(c echo.Context, errs models.FieldErrors) error {
 	return c.JSON(http.StatusUnprocessableEntity, apiError{Error: "The request has invalid fields.", Errors: errs})

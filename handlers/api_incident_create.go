@@ -13,9 +13,16 @@ func (h *Handlers) APIIncidentCreate(c echo.Context) error {
 		return err
 	}
 	inc, err := h.Store.CreateIncident(c.Request().Context(), in, children)
+	if fe, ok := asFieldErrors(err); ok {
+		return invalid(c, fe)
+	}
 	if err != nil {
 		return err
 	}
 	c.Response().Header().Set(echo.HeaderLocation, "/api/v1/incidents/"+itoa(inc.ID))
-	return c.JSON(http.StatusCreated, apiIncident(inc))
+	links, err := h.Store.Links(c.Request().Context(), inc.ID)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusCreated, apiIncident(inc, links))
 }

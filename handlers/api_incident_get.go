@@ -12,5 +12,9 @@ func (h *Handlers) APIIncidentGet(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, apiIncident(inc))
+	links, err := h.Store.Links(c.Request().Context(), inc.ID)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, apiIncident(inc, links))
 }

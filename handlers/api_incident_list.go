@@ -42,9 +42,17 @@ func (h *Handlers) APIIncidentList(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	ids := make([]int64, len(incidents))
+	for n := range incidents {
+		ids[n] = incidents[n].ID
+	}
+	links, err := h.Store.LinksFor(c.Request().Context(), ids)
+	if err != nil {
+		return err
+	}
 	out := make([]APIIncident, len(incidents))
 	for n := range incidents {
-		out[n] = apiIncident(&incidents[n])
+		out[n] = apiIncident(&incidents[n], links[incidents[n].ID])
 	}
 	return c.JSON(http.StatusOK, map[string]any{"incidents": out, "total": total, "limit": limit, "offset": offset})
 }

@@ -18,8 +18,15 @@ func (h *Handlers) APIIncidentUpdate(c echo.Context) error {
 		return err
 	}
 	inc, err := h.Store.UpdateIncident(c.Request().Context(), id, body.Version, in, children)
+	if fe, ok := asFieldErrors(err); ok {
+		return invalid(c, fe)
+	}
 	if err != nil {
 		return storeError(err, "incident")
 	}
-	return c.JSON(http.StatusOK, apiIncident(inc))
+	links, err := h.Store.Links(c.Request().Context(), inc.ID)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, apiIncident(inc, links))
 }

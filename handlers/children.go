@@ -17,7 +17,10 @@ func (h *Handlers) childFormFailed(c echo.Context, incidentID int64, status int,
 	if err != nil {
 		return storeError(err, "incident")
 	}
-	view := incidentView(inc)
+	view, err := h.incidentView(c, inc)
+	if err != nil {
+		return err
+	}
 	fill(&view)
 	return render(c, status, templates.IncidentPage(view))
 }

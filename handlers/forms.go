@@ -88,7 +88,7 @@ func incidentForm(form url.Values) (templates.IncidentFormValues, models.Inciden
 		Lessons: form.Get("lessons"), TimeZone: form.Get("time_zone"),
 		PostmortemState: form.Get("postmortem_state"), Services: form.Get("services"),
 		Regions: form.Get("regions"), Public: checked(form, "public"),
-		Milestones: map[string]string{},
+		Milestones: map[string]string{}, Factors: form["factors"],
 	}
 	var errs models.FieldErrors
 	loc := formZone(values.TimeZone, &errs)
@@ -103,7 +103,7 @@ func incidentForm(form url.Values) (templates.IncidentFormValues, models.Inciden
 		RootCause: values.RootCause, Trigger: values.Trigger, Detection: values.Detection,
 		Response: values.Response, Lessons: values.Lessons, TimeZone: values.TimeZone,
 		PostmortemState: values.PostmortemState, Public: values.Public,
-		Services: splitList(values.Services), Regions: splitList(values.Regions),
+		Services: splitList(values.Services), Regions: splitList(values.Regions), Factors: values.Factors,
 		Milestones: models.Milestones{
 			TriggeredAt: times[0], StartedAt: times[1], DetectedAt: times[2],
 			AcknowledgedAt: times[3], MitigatedAt: times[4], ResolvedAt: times[5],
@@ -132,7 +132,7 @@ func incidentFormValues(inc *models.Incident) templates.IncidentFormValues {
 		Trigger: inc.Trigger, Detection: inc.Detection, Response: inc.Response, Lessons: inc.Lessons,
 		TimeZone: inc.TimeZone, PostmortemState: inc.PostmortemState, Public: inc.Public,
 		Services: strings.Join(inc.ServiceNames(), ", "), Regions: strings.Join(inc.RegionNames(), ", "),
-		Milestones: map[string]string{},
+		Milestones: map[string]string{}, Factors: inc.FactorSlugs(),
 	}
 	for n, t := range inc.Milestones().List() {
 		values.Milestones[models.MilestoneNames[n]] = templates.LocalInput(t, loc)
@@ -188,13 +188,13 @@ func followUpForm(form url.Values) (templates.FollowUpFormValues, models.FollowU
 		Title: strings.TrimSpace(form.Get("title")), Description: form.Get("description"), Kind: form.Get("kind"),
 		Priority: form.Get("priority"), Owner: form.Get("owner"), DueOn: form.Get("due_on"),
 		Status: form.Get("status"), TrackerURL: form.Get("tracker_url"),
-		Verification: form.Get("verification"), Version: formVersion(form),
+		Verification: form.Get("verification"), Version: formVersion(form), Factors: form["factors"],
 	}
 	var errs models.FieldErrors
 	in := models.FollowUpInput{
 		Title: values.Title, Description: values.Description, Kind: values.Kind, Priority: values.Priority,
 		Owner: strings.TrimSpace(values.Owner), Status: values.Status, TrackerURL: strings.TrimSpace(values.TrackerURL),
-		Verification: values.Verification,
+		Verification: values.Verification, Factors: values.Factors,
 	}
 	if due := strings.TrimSpace(values.DueOn); due != "" {
 		d, err := time.Parse(time.DateOnly, due)
@@ -211,6 +211,6 @@ func followUpFormValues(f *models.FollowUp) templates.FollowUpFormValues {
 	return templates.FollowUpFormValues{
 		Title: f.Title, Description: f.Description, Kind: f.Kind, Priority: f.Priority, Owner: f.Owner,
 		DueOn: templates.DateOnly(f.DueOn), Status: f.Status, TrackerURL: f.TrackerURL,
-		Verification: f.Verification, Version: f.Version,
+		Verification: f.Verification, Version: f.Version, Factors: f.FactorSlugs(),
 	}
 }

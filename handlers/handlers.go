@@ -23,6 +23,8 @@ type Handlers struct {
 	Sessions *scs.SessionManager
 	// SetupToken opens the first-run page that creates the first admin; empty once anyone exists.
 	SetupToken string
+	// Warmed, when set, is closed once start-up has warmed the caches; /readyz waits for it.
+	Warmed <-chan struct{}
 }
 
 // render writes a component into a buffer first, so a failed render becomes a clean 500 page
@@ -46,7 +48,10 @@ func pathID(c echo.Context, name string) (int64, error) {
 
 // storeError turns the store's sentinels into HTTP errors; anything else stays a 500.
 func storeError(err error, what string) error {
+	var fe models.FieldErrors
 	switch {
+	case errors.As(err, &fe):
+		return echo.NewHTTPError(http.StatusUnprocessableEntity, fe.Error()).SetInternal(err)
 	case errors.Is(err, models.ErrNotFound):
 		return echo.NewHTTPError(http.StatusNotFound, "There is no such "+what+".").SetInternal(err)
 	case errors.Is(err, models.ErrConflict):

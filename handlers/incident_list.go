@@ -25,7 +25,7 @@ func (h *Handlers) IncidentList(c echo.Context) error {
 	if page < 1 {
 		page = 1
 	}
-	incidents, total, err := h.Store.ListIncidents(ctx, models.IncidentFilter{
+	incidents, total, err := h.Store.ListIncidentSummaries(ctx, models.IncidentFilter{
 		Status: filter.Status, Severity: filter.Severity, Service: filter.Service, Region: filter.Region,
 		PostmortemState: filter.PostmortemState, Text: filter.Text,
 		Limit: incidentsPerPage, Offset: (page - 1) * incidentsPerPage,

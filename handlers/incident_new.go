@@ -32,8 +32,12 @@ func (h *Handlers) incidentFormPage(c echo.Context, title, action, cancel string
 	if err != nil {
 		return templates.IncidentForm{}, err
 	}
+	factors, err := h.Store.ListFactors(ctx)
+	if err != nil {
+		return templates.IncidentForm{}, err
+	}
 	return templates.IncidentForm{
 		Page: templates.Page{Title: title, Section: "incidents"}, Action: action, Cancel: cancel,
-		Services: services, Regions: regions,
+		Services: services, Regions: regions, AllFactors: factors,
 	}, nil
 }

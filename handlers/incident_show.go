@@ -19,7 +19,10 @@ func (h *Handlers) IncidentShow(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	view := incidentView(inc)
+	view, err := h.incidentView(c, inc)
+	if err != nil {
+		return err
+	}
 	q := c.QueryParams()
 	if id, _ := strconv.ParseInt(q.Get("edit_event"), 10, 64); id != 0 {
 		for n := range inc.Timeline {
@@ -57,8 +60,37 @@ func (h *Handlers) loadIncident(c echo.Context) (*models.Incident, error) {
 	return inc, nil
 }
 
-// incidentView builds the incident page with empty add forms set to sensible defaults.
-func incidentView(inc *models.Incident) templates.IncidentView {
+// incidentView builds the incident page with empty add forms set to sensible defaults, its links,
+// the taxonomy for the follow-up form and the similar earlier incidents.
+func (h *Handlers) incidentView(c echo.Context, inc *models.Incident) (templates.IncidentView, error) {
+	ctx := c.Request().Context()
+	factors, err := h.Store.ListFactors(ctx)
+	if err != nil {
+		return templates.IncidentView{}, err
+	}
+	links, err := h.Store.Links(ctx, inc.ID)
+	if err != nil {
+		return templates.IncidentView{}, err
+	}
+	similar, err := h.Store.SimilarIncidents(ctx, similarTo(inc), 5)
+	if err != nil {
+		return templates.IncidentView{}, err
+	}
+	view := baseIncidentView(inc)
+	view.AllFactors, view.Links, view.Similar = factors, links, similar
+	view.NewLink.Values.Kind = "related"
+	return view, nil
+}
+
+// similarTo describes a stored incident for the similarity search.
+func similarTo(inc *models.Incident) models.SimilarQuery {
+	return models.SimilarQuery{
+		ExcludeID: inc.ID, Before: inc.StartedAt, Text: inc.Title + " " + inc.Summary + " " + inc.RootCause,
+		Services: inc.ServiceNames(), Factors: inc.FactorSlugs(),
+	}
+}
+
+func baseIncidentView(inc *models.Incident) templates.IncidentView {
 	loc := inc.Location()
 	return templates.IncidentView{
 		Page:     templates.Page{Title: inc.Title, Section: "incidents"},

@@ -136,7 +136,7 @@ func timeField(t *time.Time) any {
 	return t.UTC().Format(time.RFC3339)
 }
 
-func incidentFields(inc *Incident, services, regions []string) fields {
+func incidentFields(inc *Incident, services, regions, factors []string) fields {
 	return fields{
 		"title": inc.Title, "summary": inc.Summary, "severity": inc.Severity, "status": inc.Status,
 		"detection_method": inc.DetectionMethod, "customer_impact": inc.CustomerImpact,
@@ -147,6 +147,7 @@ func incidentFields(inc *Incident, services, regions []string) fields {
 		"mitigated_at": timeField(inc.MitigatedAt), "resolved_at": timeField(inc.ResolvedAt),
 		"postmortem_state": inc.PostmortemState, "published_at": timeField(inc.PublishedAt),
 		"public": inc.Public, "services": nonNilNames(services), "regions": nonNilNames(regions),
+		"factors": nonNilNames(factors),
 	}
 }
 
@@ -167,7 +168,7 @@ func windowFields(w *ImpactWindow, services []string) fields {
 	return fields{"started_at": timeField(&w.StartedAt), "ended_at": timeField(w.EndedAt), "level": w.Level, "note": w.Note, "services": nonNilNames(services)}
 }
 
-func followUpFields(f *FollowUp) fields {
+func followUpFields(f *FollowUp, factors []string) fields {
 	var due any
 	if f.DueOn != nil {
 		due = f.DueOn.UTC().Format(time.DateOnly)
@@ -175,6 +176,6 @@ func followUpFields(f *FollowUp) fields {
 	return fields{
 		"title": f.Title, "description": f.Description, "kind": f.Kind, "priority": f.Priority,
 		"owner": f.Owner, "due_on": due, "status": f.Status, "done_at": timeField(f.DoneAt),
-		"tracker_url": f.TrackerURL, "verification": f.Verification,
+		"tracker_url": f.TrackerURL, "verification": f.Verification, "factors": nonNilNames(factors),
 	}
 }

@@ -43,13 +43,18 @@ func (s *Store) replaceChildren(tx *gorm.DB, incidentID int64, c Children) error
 			}
 		}
 	}
+	if c.Links != nil {
+		if err := replaceOutgoingLinks(tx, incidentID, *c.Links); err != nil {
+			return err
+		}
+	}
 	if c.FollowUps != nil {
 		var old []FollowUp
-		if err := tx.Where("incident_id = ?", incidentID).Find(&old).Error; err != nil {
+		if err := tx.Preload("Factors").Where("incident_id = ?", incidentID).Find(&old).Error; err != nil {
 			return fmt.Errorf("load follow-ups: %w", err)
 		}
 		for n := range old {
-			if err := deleteRow(tx, incidentID, old[n].ID, &FollowUp{}, EntityFollowUp, followUpFields(&old[n])); err != nil {
+			if err := deleteRow(tx, incidentID, old[n].ID, &FollowUp{}, EntityFollowUp, followUpFields(&old[n], old[n].FactorSlugs())); err != nil {
 				return err
 			}
 		}
@@ -238,9 +243,12 @@ func followUpRow(incidentID int64, in FollowUpInput, previous *FollowUp) FollowU
 	}
 	if in.Status == "done" {
 		// Keep the first completion time across edits that leave it done.
-		if previous != nil && previous.DoneAt != nil {
+		switch {
+		case in.DoneAt != nil:
+			f.DoneAt = utc(in.DoneAt)
+		case previous != nil && previous.DoneAt != nil:
 			f.DoneAt = previous.DoneAt
-		} else {
+		default:
 			now := time.Now().UTC().Truncate(time.Second)
 			f.DoneAt = &now
 		}
@@ -250,10 +258,21 @@ func followUpRow(incidentID int64, in FollowUpInput, previous *FollowUp) FollowU
 
 func insertFollowUp(tx *gorm.DB, incidentID int64, in FollowUpInput) (*FollowUp, error) {
 	f := followUpRow(incidentID, in, nil)
-	if err := tx.Create(&f).Error; err != nil {
+	if err := tx.Omit(clause.Associations).Create(&f).Error; err != nil {
 		return nil, fmt.Errorf("insert follow-up: %w", err)
 	}
-	return &f, audit(tx, ActionCreate, EntityFollowUp, f.ID, incidentID, nil, followUpFields(&f))
+	if err := setFollowUpFactors(tx, f.ID, in.Factors); err != nil {
+		return nil, err
+	}
+	return &f, audit(tx, ActionCreate, EntityFollowUp, f.ID, incidentID, nil, followUpFields(&f, uniqueNames(in.Factors)))
+}
+
+func setFollowUpFactors(tx *gorm.DB, followUpID int64, slugs []string) error {
+	ids, err := factorIDs(tx, slugs, "factors")
+	if err != nil {
+		return err
+	}
+	return replaceLinks(tx, "follow_up_factors", "follow_up_id", "factor_id", followUpID, ids)
 }
 
 // CreateFollowUp adds a follow-up action to an incident.
@@ -270,7 +289,7 @@ func (s *Store) CreateFollowUp(ctx context.Context, incidentID int64, in FollowU
 func (s *Store) UpdateFollowUp(ctx context.Context, incidentID, id int64, version int, in FollowUpInput) error {
 	return s.withIncident(ctx, incidentID, func(tx *gorm.DB) error {
 		var current FollowUp
-		if err := loadChild(tx, incidentID, id, &current, "follow-up"); err != nil {
+		if err := loadChild(tx.Preload("Factors"), incidentID, id, &current, "follow-up"); err != nil {
 			return err
 		}
 		if version != 0 && version != current.Version {
@@ -281,7 +300,10 @@ func (s *Store) UpdateFollowUp(ctx context.Context, incidentID, id int64, versio
 		if err := updateChild(tx.Where("version = ?", current.Version), incidentID, id, &row, "follow-up"); err != nil {
 			return err
 		}
-		return audit(tx, ActionUpdate, EntityFollowUp, id, incidentID, followUpFields(&current), followUpFields(&row))
+		if err := setFollowUpFactors(tx, id, in.Factors); err != nil {
+			return err
+		}
+		return audit(tx, ActionUpdate, EntityFollowUp, id, incidentID, followUpFields(&current, current.FactorSlugs()), followUpFields(&row, uniqueNames(in.Factors)))
 	})
 }
 
@@ -289,9 +311,9 @@ func (s *Store) UpdateFollowUp(ctx context.Context, incidentID, id int64, versio
 func (s *Store) DeleteFollowUp(ctx context.Context, incidentID, id int64) error {
 	return s.withIncident(ctx, incidentID, func(tx *gorm.DB) error {
 		var current FollowUp
-		if err := loadChild(tx, incidentID, id, &current, "follow-up"); err != nil {
+		if err := loadChild(tx.Preload("Factors"), incidentID, id, &current, "follow-up"); err != nil {
 			return err
 		}
-		return deleteRow(tx, incidentID, id, &FollowUp{}, EntityFollowUp, followUpFields(&current))
+		return deleteRow(tx, incidentID, id, &FollowUp{}, EntityFollowUp, followUpFields(&current, current.FactorSlugs()))
 	})
 }

@@ -33,7 +33,7 @@ func (s *Store) ListIncidents(ctx context.Context, f IncidentFilter) ([]Incident
 		return nil, 0, fmt.Errorf("count incidents: %w", err)
 	}
 	var incidents []Incident
-	q = q.Preload("Services", orderByName).Preload("Regions", orderByName)
+	q = q.Preload("Services", orderByName).Preload("Regions", orderByName).Preload("Factors", orderByName)
 	if f.WithChildren {
 		q = preloadChildren(q)
 	}
@@ -130,7 +130,7 @@ func (s *Store) GetIncident(ctx context.Context, id int64) (*Incident, error) {
 
 func (s *Store) getIncident(db *gorm.DB, id int64) (*Incident, error) {
 	var inc Incident
-	err := preloadChildren(db.Preload("Services", orderByName).Preload("Regions", orderByName)).First(&inc, id).Error
+	err := preloadChildren(db.Preload("Services", orderByName).Preload("Regions", orderByName).Preload("Factors", orderByName)).First(&inc, id).Error
 	if err != nil {
 		return nil, notFound(err, fmt.Sprintf("incident %d", id))
 	}
@@ -142,7 +142,8 @@ func preloadChildren(db *gorm.DB) *gorm.DB {
 	return db.Preload("Timeline", func(db *gorm.DB) *gorm.DB { return db.Order("at, id") }).
 		Preload("ImpactWindows", func(db *gorm.DB) *gorm.DB { return db.Order("started_at, id") }).
 		Preload("ImpactWindows.Services", orderByName).
-		Preload("FollowUps", func(db *gorm.DB) *gorm.DB { return db.Order("id") })
+		Preload("FollowUps", func(db *gorm.DB) *gorm.DB { return db.Order("id") }).
+		Preload("FollowUps.Factors", orderByName)
 }
 
 // Children are the nested records a create or full replace may carry. A nil slice leaves the
@@ -151,6 +152,8 @@ type Children struct {
 	Timeline      *[]EventInput
 	ImpactWindows *[]WindowInput
 	FollowUps     *[]FollowUpInput
+	// Links replaces the incident's outgoing links.
+	Links *[]LinkInput
 }
 
 // CreateIncident stores a new incident and its nested records in one transaction.
@@ -165,7 +168,7 @@ func (s *Store) CreateIncident(ctx context.Context, in IncidentInput, children C
 		if err := s.setTags(tx, inc.ID, in); err != nil {
 			return err
 		}
-		if err := audit(tx, ActionCreate, EntityIncident, inc.ID, inc.ID, nil, incidentFields(&inc, uniqueNames(in.Services), uniqueNames(in.Regions))); err != nil {
+		if err := audit(tx, ActionCreate, EntityIncident, inc.ID, inc.ID, nil, incidentFields(&inc, uniqueNames(in.Services), uniqueNames(in.Regions), uniqueNames(in.Factors))); err != nil {
 			return err
 		}
 		if err := s.replaceChildren(tx, inc.ID, children); err != nil {
@@ -187,7 +190,7 @@ func (s *Store) UpdateIncident(ctx context.Context, id int64, version int, in In
 	var updated *Incident
 	err := s.write.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		var current Incident
-		if err := tx.Preload("Services").Preload("Regions").First(&current, id).Error; err != nil {
+		if err := tx.Preload("Services").Preload("Regions").Preload("Factors").First(&current, id).Error; err != nil {
 			return notFound(err, fmt.Sprintf("incident %d", id))
 		}
 		if version != 0 && version != current.Version {
@@ -208,8 +211,8 @@ func (s *Store) UpdateIncident(ctx context.Context, id int64, version int, in In
 		if err := s.setTags(tx, id, in); err != nil {
 			return err
 		}
-		before := incidentFields(&current, current.ServiceNames(), current.RegionNames())
-		if err := audit(tx, ActionUpdate, EntityIncident, id, id, before, incidentFields(&next, uniqueNames(in.Services), uniqueNames(in.Regions))); err != nil {
+		before := incidentFields(&current, current.ServiceNames(), current.RegionNames(), current.FactorSlugs())
+		if err := audit(tx, ActionUpdate, EntityIncident, id, id, before, incidentFields(&next, uniqueNames(in.Services), uniqueNames(in.Regions), uniqueNames(in.Factors))); err != nil {
 			return err
 		}
 		if err := s.replaceChildren(tx, id, children); err != nil {
@@ -230,13 +233,13 @@ func (s *Store) UpdateIncident(ctx context.Context, id int64, version int, in In
 func (s *Store) DeleteIncident(ctx context.Context, id int64) error {
 	return s.write.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		var current Incident
-		if err := tx.Preload("Services").Preload("Regions").First(&current, id).Error; err != nil {
+		if err := tx.Preload("Services").Preload("Regions").Preload("Factors").First(&current, id).Error; err != nil {
 			return notFound(err, fmt.Sprintf("incident %d", id))
 		}
 		if err := tx.Delete(&Incident{}, id).Error; err != nil {
 			return fmt.Errorf("delete incident %d: %w", id, err)
 		}
-		return audit(tx, ActionDelete, EntityIncident, id, id, incidentFields(&current, current.ServiceNames(), current.RegionNames()), nil)
+		return audit(tx, ActionDelete, EntityIncident, id, id, incidentFields(&current, current.ServiceNames(), current.RegionNames(), current.FactorSlugs()), nil)
 	})
 }
 
@@ -309,7 +312,14 @@ func (s *Store) setTags(tx *gorm.DB, incidentID int64, in IncidentInput) error {
 	if err != nil {
 		return err
 	}
-	return replaceLinks(tx, "incident_regions", "incident_id", "region_id", incidentID, regionIDs)
+	if err := replaceLinks(tx, "incident_regions", "incident_id", "region_id", incidentID, regionIDs); err != nil {
+		return err
+	}
+	factorIDs, err := factorIDs(tx, in.Factors, "factors")
+	if err != nil {
+		return err
+	}
+	return replaceLinks(tx, "incident_factors", "incident_id", "factor_id", incidentID, factorIDs)
 }
 
 // namedIDs finds or creates the rows of a name table (services, regions) in two statements.

@@ -32,6 +32,7 @@ type IncidentInput struct {
 	Public          bool     `json:"public"`
 	Services        []string `json:"services" validate:"max=50,dive,required,max=100"`
 	Regions         []string `json:"regions" validate:"max=50,dive,required,max=100"`
+	Factors         []string `json:"factors" validate:"max=50,dive,required,max=60"`
 	Milestones      Milestones
 	// Source and ExternalID mark an imported record so a re-import finds it; set only on create.
 	Source     string `json:"-"`
@@ -134,6 +135,16 @@ type FollowUpInput struct {
 	Status       string     `json:"status" validate:"required,oneof=open in_progress done wont_do"`
 	TrackerURL   string     `json:"tracker_url" validate:"omitempty,max=2000,weburl"`
 	Verification string     `json:"verification" validate:"max=100000"`
+	Factors      []string   `json:"factors" validate:"max=50,dive,required,max=60"`
+	// DoneAt records when a done follow-up was completed, for imports and samples; people's
+	// edits leave it empty and the store takes the moment of the change.
+	DoneAt *time.Time `json:"-"`
+}
+
+// LinkInput links an incident to another.
+type LinkInput struct {
+	Kind       string `json:"kind" validate:"required,oneof=recurrence_of related duplicate_of caused_by"`
+	IncidentID int64  `json:"incident_id" validate:"required,gt=0"`
 }
 
 // FieldError is one problem with one submitted field.
@@ -187,6 +198,9 @@ func newValidator() *validator.Validate {
 		return name
 	})
 	// weburl accepts only http and https links, so a javascript: URL can never become a link.
+	_ = v.RegisterValidation("slug", func(fl validator.FieldLevel) bool {
+		return slugPattern.MatchString(fl.Field().String())
+	})
 	_ = v.RegisterValidation("weburl", func(fl validator.FieldLevel) bool {
 		u, err := url.Parse(fl.Field().String())
 		return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
@@ -241,6 +255,10 @@ func message(fe validator.FieldError) string {
 		return fmt.Sprintf("Must be one of: %s.", strings.ReplaceAll(fe.Param(), " ", ", "))
 	case "timezone":
 		return "Not a known time zone; use a name like Europe/London or UTC."
+	case "slug":
+		return "Use lowercase letters, digits and single hyphens, like retry-amplification."
+	case "gt":
+		return "Must be a positive number."
 	case "weburl":
 		return "Must be an http or https link."
 	}

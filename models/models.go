@@ -75,6 +75,7 @@ type Incident struct {
 
 	Services      []Service       `gorm:"many2many:incident_services"`
 	Regions       []Region        `gorm:"many2many:incident_regions"`
+	Factors       []Factor        `gorm:"many2many:incident_factors"`
 	Timeline      []TimelineEvent `gorm:"foreignKey:IncidentID"`
 	ImpactWindows []ImpactWindow  `gorm:"foreignKey:IncidentID"`
 	FollowUps     []FollowUp      `gorm:"foreignKey:IncidentID"`
@@ -151,6 +152,9 @@ type FollowUp struct {
 	Version      int
 	CreatedAt    time.Time
 	UpdatedAt    time.Time
+	Factors      []Factor `gorm:"many2many:follow_up_factors"`
+	// Incident is loaded by the cross-incident follow-up list only.
+	Incident *Incident `gorm:"foreignKey:IncidentID"`
 }
 
 // Overdue tells whether the follow-up is still open past its due date.
@@ -171,4 +175,10 @@ func LoadLocation(name string) *time.Location {
 		return time.UTC
 	}
 	return loc
+}
+
+// DueBeforeStart tells whether the follow-up is due before its incident started: allowed, since
+// the date may be right and the start wrong, but worth a second look.
+func (f *FollowUp) DueBeforeStart(started *time.Time) bool {
+	return f.DueOn != nil && started != nil && f.DueOn.UTC().Format(time.DateOnly) < started.UTC().Format(time.DateOnly)
 }

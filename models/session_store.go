@@ -1,6 +1,7 @@
 package models
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -21,10 +22,38 @@ func (sessionRow) TableName() string { return "sessions" }
 
 // SessionStore keeps web sessions in the project's database, so they survive restarts, can be
 // revoked, and work across several server processes. It implements scs.CtxStore.
-type SessionStore struct{ s *Store }
+type SessionStore struct {
+	s *Store
+	// SameData tells whether two encodings hold the same session; the session manager's codec
+	// knows (gob writes a map's keys in random order, so equal sessions may differ byte for byte).
+	// Without it, only identical bytes count as the same.
+	SameData func(a, b []byte) bool
+}
 
 // Sessions returns the store's session storage.
-func (s *Store) Sessions() *SessionStore { return &SessionStore{s} }
+func (s *Store) Sessions() *SessionStore { return &SessionStore{s: s} }
+
+// SessionTouchInterval is how far a session's idle expiry may move before it is written again. With
+// an idle timeout, scs saves the session on every request only to push its expiry forward; doing
+// that at most once a minute keeps reading a page from being a database write.
+const SessionTouchInterval = time.Minute
+
+// sessionMemo remembers, for one request, the session row as FindCtx read it, so CommitCtx can
+// tell a real change from a mere touch. It lives in the request's context: nothing is shared
+// between requests or server processes.
+type sessionMemo struct {
+	token  string
+	data   []byte
+	expiry time.Time
+}
+
+type sessionMemoKey struct{}
+
+// WithSessionMemo prepares a request's context so the session store can skip writes that would
+// only move the idle expiry by less than SessionTouchInterval.
+func WithSessionMemo(ctx context.Context) context.Context {
+	return context.WithValue(ctx, sessionMemoKey{}, &sessionMemo{})
+}
 
 // FindCtx returns a live session's data.
 func (st *SessionStore) FindCtx(ctx context.Context, token string) ([]byte, bool, error) {
@@ -36,11 +65,19 @@ func (st *SessionStore) FindCtx(ctx context.Context, token string) ([]byte, bool
 	if err != nil {
 		return nil, false, fmt.Errorf("find session: %w", err)
 	}
+	if memo, ok := ctx.Value(sessionMemoKey{}).(*sessionMemo); ok {
+		memo.token, memo.data, memo.expiry = token, row.Data, row.Expiry
+	}
 	return row.Data, true, nil
 }
 
-// CommitCtx saves a session.
+// CommitCtx saves a session. A commit that changes nothing but pushes the expiry forward by less
+// than SessionTouchInterval is skipped when the request's context carries a memo of the row.
 func (st *SessionStore) CommitCtx(ctx context.Context, token string, data []byte, expiry time.Time) error {
+	if memo, ok := ctx.Value(sessionMemoKey{}).(*sessionMemo); ok && memo.token == token &&
+		!expiry.Before(memo.expiry) && expiry.Sub(memo.expiry) < SessionTouchInterval && st.same(memo.data, data) {
+		return nil
+	}
 	row := sessionRow{Token: token, Data: data, Expiry: expiry.UTC()}
 	err := st.s.write.WithContext(ctx).Clauses(clause.OnConflict{
 		Columns: []clause.Column{{Name: "token"}}, DoUpdates: clause.AssignmentColumns([]string{"data", "expiry"}),
@@ -49,6 +86,13 @@ func (st *SessionStore) CommitCtx(ctx context.Context, token string, data []byte
 		return fmt.Errorf("save session: %w", err)
 	}
 	return nil
+}
+
+func (st *SessionStore) same(a, b []byte) bool {
+	if bytes.Equal(a, b) {
+		return true
+	}
+	return st.SameData != nil && st.SameData(a, b)
 }
 
 // DeleteCtx ends a session.

@@ -67,6 +67,9 @@ func Open(ctx context.Context, databaseURL string) (*Store, error) {
 			params.Add("_pragma", p)
 		}
 		params.Set("_time_format", "sqlite")
+		// The SQLite driver compiles a statement again on every call whatever database/sql holds,
+		// so prepared-statement caching would only add its own bookkeeping.
+		cfg.PrepareStmt = false
 		reader, err := gorm.Open(sqlite.Open("file:"+path+"?"+params.Encode()), cfg)
 		if err != nil {
 			return nil, fmt.Errorf("open sqlite %s: %w", path, err)

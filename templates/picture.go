@@ -476,12 +476,22 @@ func compactDuration(d time.Duration) string {
 	return Duration(d)
 }
 
+// excerpt shortens text to n characters on one line.
 func excerpt(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len([]rune(s)) <= n {
+	if strings.ContainsAny(s, "\n\r\t") || strings.Contains(s, "  ") {
+		s = strings.Join(strings.Fields(s), " ")
+	}
+	if len(s) <= n { // bytes ≥ characters
 		return s
 	}
-	return string([]rune(s)[:n-1]) + "…"
+	count := 0
+	for i := range s {
+		if count == n-1 {
+			return s[:i] + "…"
+		}
+		count++
+	}
+	return s
 }
 
 // tickSteps are the axis spacings on offer, finest first.

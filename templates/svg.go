@@ -5,7 +5,6 @@ import (
 	"html"
 	"io"
 	"strconv"
-	"strings"
 
 	"github.com/a-h/templ"
 )
@@ -13,75 +12,130 @@ import (
 // svgWriter builds SVG markup for the pictures and charts. Geometry is worked out in Go; every
 // piece of text and every attribute value goes through html.EscapeString. Colours come from
 // classes the stylesheets define, never from inline styles, which the Content-Security-Policy
-// forbids.
-type svgWriter struct{ b strings.Builder }
+// forbids. Numbers are appended in place: a picture writes a few thousand of them.
+type svgWriter struct{ b []byte }
 
 func num(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
 
 func esc(s string) string { return html.EscapeString(s) }
 
-func (w *svgWriter) raw(s string) { w.b.WriteString(s) }
+func (w *svgWriter) raw(s string) { w.b = append(w.b, s...) }
+
+func (w *svgWriter) num(v float64) { w.b = strconv.AppendFloat(w.b, v, 'f', 1, 64) }
+
+// attr writes ` name="value"` with the value escaped.
+func (w *svgWriter) attr(name, value string) {
+	w.b = append(w.b, ' ')
+	w.b = append(w.b, name...)
+	w.b = append(w.b, `="`...)
+	w.b = append(w.b, esc(value)...)
+	w.b = append(w.b, '"')
+}
+
+// nums writes ` name="1.0"` for each pair.
+func (w *svgWriter) nums(names []string, values ...float64) {
+	for n, v := range values {
+		w.b = append(w.b, ' ')
+		w.b = append(w.b, names[n]...)
+		w.b = append(w.b, `="`...)
+		w.num(v)
+		w.b = append(w.b, '"')
+	}
+}
 
 // open starts the svg element; title and desc name it for assistive technology.
 func (w *svgWriter) open(id, class string, width, height float64, title, desc string) {
-	w.b.WriteString(`<svg xmlns="http://www.w3.org/2000/svg" class="` + esc(class) + `" viewBox="0 0 ` + num(width) + ` ` + num(height) +
-		`" role="img" aria-labelledby="` + esc(id) + `-title ` + esc(id) + `-desc" preserveAspectRatio="xMinYMin meet">`)
-	w.b.WriteString(`<title id="` + esc(id) + `-title">` + esc(title) + `</title><desc id="` + esc(id) + `-desc">` + esc(desc) + `</desc>`)
+	if w.b == nil {
+		w.b = make([]byte, 0, 48<<10)
+	}
+	w.raw(`<svg xmlns="http://www.w3.org/2000/svg"`)
+	w.attr("class", class)
+	w.raw(` viewBox="0 0 `)
+	w.num(width)
+	w.raw(" ")
+	w.num(height)
+	w.raw(`" role="img"`)
+	w.attr("aria-labelledby", id+"-title "+id+"-desc")
+	w.raw(` preserveAspectRatio="xMinYMin meet"><title`)
+	w.attr("id", id+"-title")
+	w.raw(">" + esc(title) + "</title><desc")
+	w.attr("id", id+"-desc")
+	w.raw(">" + esc(desc) + "</desc>")
 }
 
-func (w *svgWriter) close() { w.b.WriteString(`</svg>`) }
+func (w *svgWriter) close() { w.raw(`</svg>`) }
 
 // titled closes an element with a <title> child, the tooltip and accessible name of one mark.
 func (w *svgWriter) titled(tag, title string) {
 	if title == "" {
-		w.b.WriteString(`/>`)
+		w.raw(`/>`)
 		return
 	}
-	w.b.WriteString(`><title>` + esc(title) + `</title></` + tag + `>`)
+	w.raw(`><title>`)
+	w.raw(esc(title))
+	w.raw(`</title></`)
+	w.raw(tag)
+	w.raw(`>`)
 }
+
+var rectAttrs, lineAttrs, circleAttrs, textAttrs = []string{"x", "y", "width", "height"}, []string{"x1", "y1", "x2", "y2"}, []string{"cx", "cy", "r"}, []string{"x", "y"}
 
 func (w *svgWriter) rect(class string, x, y, width, height float64, title string) {
 	if width < 0 {
 		x, width = x+width, -width
 	}
-	w.b.WriteString(`<rect class="` + esc(class) + `" x="` + num(x) + `" y="` + num(y) + `" width="` + num(width) + `" height="` + num(height) + `"`)
+	w.raw(`<rect`)
+	w.attr("class", class)
+	w.nums(rectAttrs, x, y, width, height)
 	w.titled("rect", title)
 }
 
 func (w *svgWriter) line(class string, x1, y1, x2, y2 float64, title string) {
-	w.b.WriteString(`<line class="` + esc(class) + `" x1="` + num(x1) + `" y1="` + num(y1) + `" x2="` + num(x2) + `" y2="` + num(y2) + `"`)
+	w.raw(`<line`)
+	w.attr("class", class)
+	w.nums(lineAttrs, x1, y1, x2, y2)
 	w.titled("line", title)
 }
 
 func (w *svgWriter) circle(class string, cx, cy, r float64, title string) {
-	w.b.WriteString(`<circle class="` + esc(class) + `" cx="` + num(cx) + `" cy="` + num(cy) + `" r="` + num(r) + `"`)
+	w.raw(`<circle`)
+	w.attr("class", class)
+	w.nums(circleAttrs, cx, cy, r)
 	w.titled("circle", title)
 }
 
 func (w *svgWriter) path(class, d, title string) {
-	w.b.WriteString(`<path class="` + esc(class) + `" d="` + esc(d) + `"`)
+	w.raw(`<path`)
+	w.attr("class", class)
+	w.attr("d", d)
 	w.titled("path", title)
 }
 
 // text writes a label; anchor is start, middle or end.
 func (w *svgWriter) text(class string, x, y float64, anchor, s string) {
-	w.b.WriteString(`<text class="` + esc(class) + `" x="` + num(x) + `" y="` + num(y) + `"`)
+	w.raw(`<text`)
+	w.attr("class", class)
+	w.nums(textAttrs, x, y)
 	if anchor != "" && anchor != "start" {
-		w.b.WriteString(` text-anchor="` + anchor + `"`)
+		w.attr("text-anchor", anchor)
 	}
-	w.b.WriteString(`>` + esc(s) + `</text>`)
+	w.raw(`>`)
+	w.raw(esc(s))
+	w.raw(`</text>`)
 }
 
 func (w *svgWriter) group(class, title string) {
-	w.b.WriteString(`<g class="` + esc(class) + `">`)
+	w.raw(`<g`)
+	w.attr("class", class)
+	w.raw(`>`)
 	if title != "" {
-		w.b.WriteString(`<title>` + esc(title) + `</title>`)
+		w.raw(`<title>` + esc(title) + `</title>`)
 	}
 }
 
-func (w *svgWriter) endGroup() { w.b.WriteString(`</g>`) }
+func (w *svgWriter) endGroup() { w.raw(`</g>`) }
 
-func (w *svgWriter) String() string { return w.b.String() }
+func (w *svgWriter) String() string { return string(w.b) }
 
 // svgComponent renders markup built by an svgWriter, whose every text went through esc.
 func svgComponent(markup string) templ.Component {

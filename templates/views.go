@@ -3,6 +3,7 @@ package templates
 
 import (
 	"fmt"
+	"net/url"
 	"strings"
 	"time"
 
@@ -146,6 +147,7 @@ type IncidentFormValues struct {
 	TimeZone, PostmortemState, Services, Regions                     string
 	Public                                                           bool
 	Milestones                                                       map[string]string
+	Factors                                                          []string
 }
 
 // IncidentForm is the new and the edit incident page.
@@ -162,6 +164,11 @@ type IncidentForm struct {
 	Regions  []string
 	// Conflicts lists, after a lost race, each field where this input and the saved incident differ.
 	Conflicts []ConflictField
+	// AllFactors is the taxonomy offered as checkboxes.
+	AllFactors []models.Factor
+	// Similar lists earlier incidents like the one being filed, once asked for.
+	Similar      []models.Similar
+	SimilarAsked bool
 }
 
 // ConflictField is one field of an edit that collided with someone else's save.
@@ -224,6 +231,7 @@ type WindowFormValues struct {
 type FollowUpFormValues struct {
 	Title, Description, Kind, Priority, Owner, DueOn, Status, TrackerURL, Verification string
 	Version                                                                            int
+	Factors                                                                            []string
 }
 
 // ChildForm is an add or edit form for a timeline event, impact window or follow-up on the
@@ -253,6 +261,35 @@ type IncidentView struct {
 	EditFollowUp ChildForm[FollowUpFormValues]
 	// Open names the section whose add form failed, so it renders expanded.
 	Open string
+
+	AllFactors []models.Factor
+	Links      []models.LinkedIncident
+	Similar    []models.Similar
+	NewLink    ChildForm[LinkFormValues]
+}
+
+// LinkFormValues is the add-link form as typed.
+type LinkFormValues struct {
+	Kind, IncidentID string
+}
+
+// LinkLabel says a link the way it reads from this incident's side.
+func LinkLabel(l models.LinkedIncident) string {
+	out := map[string]string{"recurrence_of": "Recurrence of", "related": "Related to", "duplicate_of": "Duplicate of", "caused_by": "Caused by"}
+	in := map[string]string{"recurrence_of": "Recurred as", "related": "Related to", "duplicate_of": "Duplicated by", "caused_by": "Caused"}
+	if l.Outgoing {
+		return out[l.Kind]
+	}
+	return in[l.Kind]
+}
+
+func hasString(list []string, v string) bool {
+	for _, x := range list {
+		if x == v {
+			return true
+		}
+	}
+	return false
 }
 
 // FigureLabel names a figure for people.
@@ -364,4 +401,51 @@ func ChangeValue(v any) string {
 		return strings.Join(parts, ", ")
 	}
 	return fmt.Sprint(v)
+}
+
+// withParam returns the list URL with one query parameter replaced and the page reset.
+func withParam(q url.Values, key, value string) string {
+	next := url.Values{}
+	for k, v := range q {
+		next[k] = v
+	}
+	next.Del("page")
+	if value == "" {
+		next.Del(key)
+	} else {
+		next.Set(key, value)
+	}
+	return "/follow-ups?" + next.Encode()
+}
+
+func statusCount(c models.FollowUpCounts, status string) int64 {
+	if status == "" {
+		var total int64
+		for _, n := range c.ByStatus {
+			total += n
+		}
+		return total
+	}
+	return c.ByStatus[status]
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}
+
+func hitKind(kind string) string {
+	switch kind {
+	case "follow_up":
+		return "Follow-up"
+	case "timeline_event":
+		return "Timeline"
+	}
+	return "Incident"
+}
+
+func linkKindOptions() []Option {
+	return []Option{{"recurrence_of", "a recurrence of"}, {"related", "related to"}, {"duplicate_of", "a duplicate of"}, {"caused_by", "caused by"}}
 }

@@ -141,7 +141,7 @@ func TestBrowserFilesAnIncidentInBST(t *testing.T) {
 		chromedp.SetValue(chromedp.ID("mitigated_at"), "2022-04-06T16:30"),
 		chromedp.SetValue(chromedp.ID("resolved_at"), "2022-04-06T16:30"),
 		chromedp.SendKeys(chromedp.ID("root_cause"), "Health checks took **slow but working** machines out of rotation."),
-		chromedp.Click(chromedp.CSS(`form.incident-form button[type=submit]`)),
+		chromedp.Click(chromedp.ID("save-incident")),
 		chromedp.WaitVisible(chromedp.ID("figure-time_to_resolve")),
 	)
 	if got := text(t, ctx, "#figure-time_to_resolve .value"); got != "32 h 30 min" {
@@ -210,7 +210,7 @@ func TestBrowserFilesAnIncidentInBST(t *testing.T) {
 		chromedp.SendKeys(chromedp.ID("summary"), "typed before the mistake"),
 		chromedp.SetValue(chromedp.ID("started_at"), "2022-04-05T08:00"),
 		chromedp.SetValue(chromedp.ID("detected_at"), "2022-04-05T07:00"),
-		chromedp.Click(chromedp.CSS(`form.incident-form button[type=submit]`)),
+		chromedp.Click(chromedp.ID("save-incident")),
 		chromedp.WaitVisible(chromedp.ID("title-error")),
 	)
 	if got := text(t, ctx, "#title-error"); got != "This field is required." {

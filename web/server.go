@@ -35,6 +35,12 @@ type Deps struct {
 	BaseURL string
 	// SetupToken fixes the first-run token instead of a random one; tests use it.
 	SetupToken string
+	// MaxInFlight caps the requests served at once; past it a request gets 503 with Retry-After
+	// at once. Zero means DefaultMaxInFlight, negative means no cap.
+	MaxInFlight int
+	// Warmed, when set, keeps /readyz answering 503 until it is closed: the server's start-up
+	// warms its caches first.
+	Warmed <-chan struct{}
 }
 
 // BodyLimit is the largest request body accepted; larger ones get 413.
@@ -65,7 +71,7 @@ func New(deps Deps) *echo.Echo {
 	e.HTTPErrorHandler = errorHandler(deps.Log)
 
 	sessions := scs.New()
-	sessions.Store = deps.Store.Sessions()
+	sessions.Store = sessionStore(deps.Store, sessions.Codec)
 	sessions.Lifetime = SessionLifetime
 	sessions.IdleTimeout = IdleTimeout
 	sessions.Cookie.Name = "hindsight_session"
@@ -77,7 +83,7 @@ func New(deps Deps) *echo.Echo {
 		http.Error(w, "Something went wrong on our side; it has been logged.", http.StatusInternalServerError)
 	}
 
-	h := &handlers.Handlers{Store: deps.Store, Log: deps.Log, Sessions: sessions}
+	h := &handlers.Handlers{Store: deps.Store, Log: deps.Log, Sessions: sessions, Warmed: deps.Warmed}
 	if n, err := deps.Store.CountUsers(context.Background()); err == nil && n == 0 {
 		h.SetupToken = deps.SetupToken
 		if h.SetupToken == "" {
@@ -88,15 +94,21 @@ func New(deps Deps) *echo.Echo {
 	}
 
 	e.Use(middleware.RequestID())
+	metrics := newMetrics(deps.Store, deps.Log)
+	e.Use(metrics.middleware)
+	e.Use(limitInFlight(deps.MaxInFlight, deps.Log))
 	e.Use(requestLogger(deps.Log))
 	e.Use(middleware.Recover())
 	e.Use(securityHeaders)
 	e.Use(middleware.BodyLimit(BodyLimit))
+	e.Use(sessionMemo)
 	e.Use(echo.WrapMiddleware(sessions.LoadAndSave))
 	e.Use(authenticate(h))
 	e.Use(csrfProtect(sessions))
 
 	routes(router{e}, h)
+	// Prometheus scrapes with an API token: Authorization: Bearer <token>.
+	router{e}.get("/metrics", Viewer, metrics.handler())
 	return e
 }
 
@@ -144,6 +156,7 @@ func routes(r router, h *handlers.Handlers) {
 
 	r.get("/incidents", Viewer, h.IncidentList)
 	r.get("/incidents/new", Responder, h.IncidentNew)
+	r.post("/incidents/new/similar", Responder, h.IncidentSimilar)
 	r.post("/incidents", Responder, h.IncidentCreate)
 	r.get("/incidents/:id", Viewer, h.IncidentShow)
 	r.get("/incidents/:id/history", Viewer, h.IncidentHistory)
@@ -160,12 +173,40 @@ func routes(r router, h *handlers.Handlers) {
 	r.post("/incidents/:id/follow-ups", Responder, h.FollowUpCreate)
 	r.post("/incidents/:id/follow-ups/:child", Responder, h.FollowUpUpdate)
 	r.post("/incidents/:id/follow-ups/:child/delete", Responder, h.FollowUpDelete)
+	r.post("/incidents/:id/links", Responder, h.LinkCreate)
+	r.post("/incidents/:id/links/:child/delete", Responder, h.LinkDelete)
+
+	r.get("/follow-ups", Viewer, h.FollowUpList)
+	r.get("/follow-ups.csv", Viewer, h.FollowUpCSV)
+	r.get("/follow-ups/feed.atom", Viewer, h.FollowUpAtom)
+	r.post("/follow-ups/bulk", Responder, h.FollowUpBulk)
+	r.get("/follow-ups/:id", Viewer, h.FollowUpShow)
+	r.post("/account/feeds", Viewer, h.CalendarFeedCreate)
+	r.post("/account/feeds/:id/revoke", Viewer, h.CalendarFeedRevoke)
+	// Secret-link feeds for calendars and feed readers, which cannot sign in: the token is the key.
+	r.get("/feeds/:token/calendar.ics", Public, h.FeedCalendar)
+	r.get("/feeds/:token/follow-ups.atom", Public, h.FeedAtom)
+
+	r.get("/factors", Viewer, h.FactorList)
+	r.post("/factors", Admin, h.FactorSave)
+	r.post("/factors/:id", Admin, h.FactorSave)
+	r.get("/recurrence", Viewer, h.Recurrence)
+	r.get("/search", Viewer, h.Search)
+
+	r.get("/insights", Viewer, h.Insights)
+	r.get("/insights.csv", Viewer, h.InsightsCSV)
 
 	r.get("/api/v1/incidents", Viewer, h.APIIncidentList)
 	r.post("/api/v1/incidents", Responder, h.APIIncidentCreate)
 	r.get("/api/v1/incidents/:id", Viewer, h.APIIncidentGet)
 	r.put("/api/v1/incidents/:id", Responder, h.APIIncidentUpdate)
 	r.delete("/api/v1/incidents/:id", Responder, h.APIIncidentDelete)
+	r.get("/api/v1/follow-ups", Viewer, h.APIFollowUpList)
+	r.post("/api/v1/follow-ups", Responder, h.APIFollowUpCreate)
+	r.put("/api/v1/follow-ups/:id", Responder, h.APIFollowUpUpdate)
+	r.get("/api/v1/factors", Viewer, h.APIFactorList)
+	r.get("/api/v1/recurrence", Viewer, h.APIRecurrence)
+	r.get("/api/v1/insights", Viewer, h.APIInsights)
 }
 
 func isAPI(c echo.Context) bool { return strings.HasPrefix(c.Request().URL.Path, "/api/") }

@@ -28,11 +28,15 @@ Usage:
   hindsight serve [--addr :8080] [--database hindsight.db]
   hindsight migrate up|status [--database ...]
   hindsight demo [--database ...]      load five sample incidents (idempotent)
+  hindsight import statuspage|cstate|native FILE [--dry-run] [--skip-invalid] [--database ...]
+                                       import a status page's history (idempotent) or restore an export
   hindsight user create --email E [--role viewer|responder|admin] [--name N]
   hindsight user reset-password --email E
                                        the password is asked for, or read from standard input
   hindsight token create --email E --name N
                                        print a new API token on the last line
+  hindsight export FILE [--database ...]
+                                       write the whole database as JSON ("-" for stdout)
 
 The database is a SQLite file path or a postgres:// URL. Environment:
   HINDSIGHT_ADDR, HINDSIGHT_DATABASE_URL, HINDSIGHT_SECURE_COOKIES, HINDSIGHT_TRUSTED_PROXIES
@@ -59,6 +63,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer, 
 		return migrate(ctx, rest, stdout)
 	case "demo":
 		return loadDemo(ctx, rest, stdout)
+	case "import":
+		return importCommand(ctx, rest, stdout)
+	case "export":
+		return exportCommand(ctx, rest, stdout)
 	case "user":
 		return userCommand(ctx, rest, stdin, stdout)
 	case "token":
@@ -103,6 +111,8 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	proxies := fs.String("trusted-proxies", env("HINDSIGHT_TRUSTED_PROXIES", ""), "comma-separated CIDRs of reverse proxies whose X-Forwarded-For is believed (env HINDSIGHT_TRUSTED_PROXIES)")
 	tlsCert := fs.String("tls-cert", "", "serve HTTPS with this certificate file")
 	tlsKey := fs.String("tls-key", "", "and this key file")
+	maxInFlight := fs.Int("max-in-flight", envInt("HINDSIGHT_MAX_IN_FLIGHT", web.DefaultMaxInFlight), "requests served at once; past it, 503 with Retry-After at once; -1 for no cap (env HINDSIGHT_MAX_IN_FLIGHT)")
+	pprofAddr := fs.String("pprof-addr", "", "serve Go's profiler (net/http/pprof) on this address, e.g. 127.0.0.1:6060; off when empty")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -123,9 +133,16 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 		return fmt.Errorf("listen on %s: %w", *addr, err)
 	}
 	url := openURL(listener.Addr(), useTLS)
+	warmed := warmUp(ctx, store, log)
+	if *pprofAddr != "" {
+		if err := servePprof(*pprofAddr, log); err != nil {
+			return err
+		}
+	}
 	srv := &http.Server{
 		Handler: web.New(web.Deps{
 			Store: store, Log: log, SecureCookies: *secure || useTLS, TrustedProxies: trusted, BaseURL: url,
+			MaxInFlight: *maxInFlight, Warmed: warmed,
 		}),
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       30 * time.Second,
@@ -255,6 +272,7 @@ func migrate(ctx context.Context, args []string, stdout io.Writer) error {
 func loadDemo(ctx context.Context, args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
 	database := databaseFlag(fs)
+	fill := fs.Int("fill", 0, "instead, add this many synthetic incidents in one transaction (for load tests)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -263,6 +281,9 @@ func loadDemo(ctx context.Context, args []string, stdout io.Writer) error {
 		return err
 	}
 	defer store.Close()
+	if *fill > 0 {
+		return fillSample(ctx, store, *fill, stdout)
+	}
 	added, err := demo.Load(ctx, store)
 	if err != nil {
 		return err

@@ -113,6 +113,7 @@ func canadaGateway() Sample {
 				"- A cluster needs headroom before a rollout, not its minimum capacity.",
 			TimeZone: "UTC", PostmortemState: "published", Public: true,
 			Services: []string{"Orchestrator", "Action Center", "Gateway"},
+			Factors:  []string{"health-checks-removed-capacity", "cold-caches", "capacity-headroom", "retry-amplification", "alerting-on-failures-not-latency", "change-error", "timeout-mismatch"},
 			Regions:  []string{"Canada"},
 			Milestones: models.Milestones{
 				StartedAt:   utc(2026, time.March, 9, 16, 0),
@@ -147,14 +148,14 @@ func canadaGateway() Sample {
 					Services: []string{"Orchestrator", "Action Center", "Gateway"}},
 			},
 			[]models.FollowUpInput{
-				{Title: "Check cache readiness before a routing instance takes traffic", Kind: "prevent", Priority: "p1",
+				{Title: "Check cache readiness before a routing instance takes traffic", Kind: "prevent", Priority: "p1", Factors: []string{"cold-caches", "health-checks-removed-capacity"},
 					Status: "open", Owner: "Gateway team", DueOn: date(2026, time.April, 30),
 					Description:  "A new routing instance confirms its cache is reachable before accepting requests, so a restart cannot start a cold-cache loop.",
 					Verification: "A restarted instance stays out of rotation until its cache check passes."},
-				{Title: "Raise the minimum capacity of the Canada gateway cluster", Kind: "mitigate", Priority: "p1",
+				{Title: "Raise the minimum capacity of the Canada gateway cluster", Kind: "mitigate", Priority: "p1", Factors: []string{"capacity-headroom"}, DoneAt: utc(2026, time.March, 20, 12, 0),
 					Status: "done", Owner: "Gateway team",
 					Description: "Enough spare capacity for the old and the new instances to overlap while a rollout runs."},
-				{Title: "Alert on latency from the Canada synthetic checks", Kind: "detect", Priority: "p1",
+				{Title: "Alert on latency from the Canada synthetic checks", Kind: "detect", Priority: "p1", Factors: []string{"alerting-on-failures-not-latency"},
 					Status: "open", Owner: "Observability team", DueOn: date(2026, time.April, 15),
 					Description:  "The checks only catch outright failures; a latency threshold would have fired within the first hour.",
 					Verification: "A test delay of a few seconds on a Canada endpoint pages the on-call engineer."},
@@ -206,6 +207,7 @@ func europeAuthorization() Sample {
 				"follow-ups of that later incident carry the long-term fixes.",
 			TimeZone: "UTC", PostmortemState: "published", Public: true,
 			Services: []string{"Authorization Service", "Organization Service"},
+			Factors:  []string{"retry-amplification", "change-error"},
 			Regions:  []string{"Europe"},
 			Milestones: models.Milestones{
 				StartedAt:   utc(2025, time.November, 5, 5, 45),
@@ -226,6 +228,7 @@ func europeAuthorization() Sample {
 			},
 			[]models.FollowUpInput{
 				{Title: "Add Authorization Service hosts in Europe", Kind: "mitigate", Priority: "p1", Status: "done",
+					Factors: []string{"retry-amplification"}, DoneAt: utc(2025, time.November, 5, 8, 45),
 					Owner: "Identity team", Description: "Enough hosts to absorb the amplified traffic."},
 				{Title: "Turn off Tenant Trimming in the affected part of Europe", Kind: "mitigate", Priority: "p1", Status: "done",
 					Owner: "Identity team", Description: "Fewer calls from the Authorization Service to its dependencies."},
@@ -281,6 +284,7 @@ func usDocumentWaves() Sample {
 				"- Without a per-instance limit, retries land on the instance least able to take them.",
 			TimeZone: "UTC", PostmortemState: "published", Public: true,
 			Services: []string{"Document Understanding", "Communications Mining", "Authorization Service"},
+			Factors:  []string{"retry-amplification", "failover-disabled", "timeout-mismatch", "alerting-on-failures-not-latency"},
 			Regions:  []string{"US"},
 			Milestones: models.Milestones{
 				StartedAt:      utc(2026, time.March, 17, 4, 0),
@@ -369,6 +373,7 @@ func usRouter() Sample {
 				"- Alerts on router start-up need testing like any other code.",
 			TimeZone: "UTC", PostmortemState: "published", Public: true,
 			Services: []string{"Router"},
+			Factors:  []string{"health-checks-removed-capacity", "change-error", "capacity-headroom", "configuration-error"},
 			Regions:  []string{"US"},
 			Milestones: models.Milestones{
 				StartedAt:   utc(2022, time.August, 15, 21, 54),
@@ -450,6 +455,7 @@ func platformRefresh() Sample {
 				"everyone.",
 			TimeZone: "Europe/London", PostmortemState: "published", Public: true,
 			Services: tools,
+			Factors:  []string{"health-checks-removed-capacity", "change-error", "capacity-headroom"},
 			Regions:  []string{"UK"},
 			Milestones: models.Milestones{
 				TriggeredAt: at(bst, 2022, time.April, 1, 9, 0), // estimated hour, as the trigger text says
@@ -474,6 +480,7 @@ func platformRefresh() Sample {
 				{Title: "Remove the dashboard auto-refresh feature", Kind: "prevent", Priority: "p1", Status: "done",
 					Description: "It may return later as an opt-in feature with a controlled rollout."},
 				{Title: "Give operators control over when health checks remove slow machines", Kind: "mitigate", Priority: "p1", Status: "done",
+					Factors: []string{"health-checks-removed-capacity"}, DoneAt: utc(2022, time.June, 14, 9, 45),
 					Description: "Slow but working machines can be kept in rotation."},
 				{Title: "Add monitoring that ties a traffic spike to the process causing it", Kind: "detect", Priority: "p2", Status: "done"},
 				{Title: "Make it quicker to add capacity when it is needed", Kind: "process", Priority: "p3", Status: "in_progress",

@@ -1,0 +1,130 @@
+// Package statuspage maps Atlassian Statuspage v2 JSON to and from Hindsight's incidents: it reads
+// an incidents.json list or a single incident for import, and writes the same shapes for a status
+// page API.
+package statuspage
+
+import "time"
+
+// Source marks incidents imported from Statuspage; their external id is the Statuspage id.
+const Source = "statuspage"
+
+// Page describes the status page that publishes the incidents.
+type Page struct {
+	ID        string     `json:"id"`
+	Name      string     `json:"name"`
+	URL       string     `json:"url"`
+	TimeZone  string     `json:"time_zone"`
+	UpdatedAt *time.Time `json:"updated_at"`
+}
+
+// Document is the incidents.json shape: the page and its incidents, newest first.
+type Document struct {
+	Page      Page       `json:"page"`
+	Incidents []Incident `json:"incidents"`
+}
+
+// Incident is one Statuspage incident. Instants that are not known are null, as Statuspage
+// writes them.
+type Incident struct {
+	ID                    string           `json:"id"`
+	Name                  string           `json:"name"`
+	Status                string           `json:"status"`
+	Impact                string           `json:"impact"`
+	CreatedAt             time.Time        `json:"created_at"`
+	UpdatedAt             time.Time        `json:"updated_at"`
+	StartedAt             *time.Time       `json:"started_at"`
+	MonitoringAt          *time.Time       `json:"monitoring_at"`
+	ResolvedAt            *time.Time       `json:"resolved_at"`
+	Shortlink             string           `json:"shortlink,omitempty"`
+	PageID                string           `json:"page_id"`
+	IncidentUpdates       []IncidentUpdate `json:"incident_updates"`
+	Components            []Component      `json:"components"`
+	PostmortemBody        string           `json:"postmortem_body,omitempty"`
+	PostmortemPublishedAt *time.Time       `json:"postmortem_published_at,omitempty"`
+}
+
+// IncidentUpdate is one message posted on an incident.
+type IncidentUpdate struct {
+	ID                 string              `json:"id"`
+	Status             string              `json:"status"`
+	Body               string              `json:"body"`
+	IncidentID         string              `json:"incident_id"`
+	CreatedAt          time.Time           `json:"created_at"`
+	UpdatedAt          time.Time           `json:"updated_at"`
+	DisplayAt          time.Time           `json:"display_at"`
+	AffectedComponents []AffectedComponent `json:"affected_components"`
+}
+
+// AffectedComponent is a component whose status an update reported.
+type AffectedComponent struct {
+	Code      string `json:"code"`
+	Name      string `json:"name"`
+	OldStatus string `json:"old_status"`
+	NewStatus string `json:"new_status"`
+}
+
+// Component is a part of the service a status page reports on.
+type Component struct {
+	ID                 string     `json:"id"`
+	Name               string     `json:"name"`
+	Status             string     `json:"status"`
+	CreatedAt          *time.Time `json:"created_at"`
+	UpdatedAt          *time.Time `json:"updated_at"`
+	Position           int        `json:"position"`
+	Description        *string    `json:"description"`
+	Showcase           bool       `json:"showcase"`
+	GroupID            *string    `json:"group_id"`
+	PageID             string     `json:"page_id"`
+	Group              bool       `json:"group"`
+	OnlyShowIfDegraded bool       `json:"only_show_if_degraded"`
+}
+
+// Statuspage's vocabularies.
+const (
+	ComponentOperational = "operational"
+	ComponentDegraded    = "degraded_performance"
+	ComponentPartial     = "partial_outage"
+	ComponentMajor       = "major_outage"
+	ComponentMaintenance = "under_maintenance"
+)
+
+// impactSeverity maps an incident's impact to a Hindsight severity.
+var impactSeverity = map[string]string{
+	"critical":    "sev1",
+	"major":       "sev2",
+	"minor":       "sev3",
+	"none":        "sev4",
+	"maintenance": "sev4",
+}
+
+// severityImpact is the reverse, for export.
+var severityImpact = map[string]string{"sev1": "critical", "sev2": "major", "sev3": "minor", "sev4": "none"}
+
+// impactLevel is the impact window level an incident's impact implies when its updates name no
+// component statuses.
+var impactLevel = map[string]string{"critical": "major_outage", "major": "partial_outage", "minor": "degraded"}
+
+// componentLevel maps a component status to an impact level; "" means not impaired. A component
+// under maintenance is unavailable to customers, which counts as degraded.
+var componentLevel = map[string]string{
+	ComponentOperational: "",
+	ComponentDegraded:    "degraded",
+	ComponentPartial:     "partial_outage",
+	ComponentMajor:       "major_outage",
+	ComponentMaintenance: "degraded",
+}
+
+// levelComponent is the reverse, for export.
+var levelComponent = map[string]string{"degraded": ComponentDegraded, "partial_outage": ComponentPartial, "major_outage": ComponentMajor}
+
+// levelRank orders impact levels from none to worst.
+var levelRank = map[string]int{"": 0, "degraded": 1, "partial_outage": 2, "major_outage": 3}
+
+// maintenanceStatus maps the statuses of scheduled maintenance to the incident statuses they
+// resemble, for when maintenance is imported on purpose.
+var maintenanceStatus = map[string]string{
+	"scheduled":   "investigating",
+	"in_progress": "identified",
+	"verifying":   "monitoring",
+	"completed":   "resolved",
+}
