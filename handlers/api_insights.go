@@ -46,7 +46,8 @@ func apiFigures(stats []models.Stats) map[string]APIStats {
 
 // APIInsights answers GET /api/v1/insights with the numbers of the insights page as JSON. The
 // filter is the page's: from and to (UTC dates, to included), severity, service, region,
-// detection_method (unknown for none recorded), interval (month or quarter), group_by.
+// detection_method (unknown for none recorded), factor (a slug), interval (month or quarter),
+// group_by (severity, detection_method, service, region or factor).
 func (h *Handlers) APIInsights(c echo.Context) error {
 	form, filter, errs := readInsightsQuery(c.QueryParams())
 	if len(errs) > 0 {
@@ -65,7 +66,7 @@ func (h *Handlers) APIInsights(c echo.Context) error {
 	}
 	out["filter"] = map[string]string{
 		"from": form.From, "to": form.To, "severity": form.Severity, "service": form.Service, "region": form.Region,
-		"detection_method": form.DetectionMethod, "interval": in.Filter.Interval, "group_by": in.Filter.GroupBy,
+		"detection_method": form.DetectionMethod, "factor": form.Factor, "interval": in.Filter.Interval, "group_by": in.Filter.GroupBy,
 	}
 	out["incidents"] = in.Incidents
 	periods := make([]map[string]any, 0, len(in.Trend))

@@ -23,8 +23,9 @@ type insightsQuery struct {
 	Service         string `json:"service" validate:"max=100"`
 	Region          string `json:"region" validate:"max=100"`
 	DetectionMethod string `json:"detection_method" validate:"omitempty,oneof=automated_alert synthetic_monitor customer_report staff_report other unknown"`
+	Factor          string `json:"factor" validate:"max=60"`
 	Interval        string `json:"interval" validate:"omitempty,oneof=month quarter"`
-	GroupBy         string `json:"group_by" validate:"omitempty,oneof=severity detection_method service region"`
+	GroupBy         string `json:"group_by" validate:"omitempty,oneof=severity detection_method service region factor"`
 	Figure          string `json:"figure" validate:"omitempty,oneof=time_to_detect time_to_acknowledge time_to_mitigate time_to_resolve impact time_to_first_public_update"`
 }
 
@@ -34,15 +35,16 @@ func readInsightsQuery(q url.Values) (templates.InsightsForm, models.InsightsFil
 	form := templates.InsightsForm{
 		From: strings.TrimSpace(q.Get("from")), To: strings.TrimSpace(q.Get("to")),
 		Severity: q.Get("severity"), Service: strings.TrimSpace(q.Get("service")), Region: strings.TrimSpace(q.Get("region")),
-		DetectionMethod: q.Get("detection_method"), Interval: q.Get("interval"), GroupBy: q.Get("group_by"), Figure: q.Get("figure"),
+		DetectionMethod: q.Get("detection_method"), Factor: strings.TrimSpace(q.Get("factor")),
+		Interval: q.Get("interval"), GroupBy: q.Get("group_by"), Figure: q.Get("figure"),
 	}
 	errs := models.Validate(insightsQuery{
 		Severity: form.Severity, Service: form.Service, Region: form.Region, DetectionMethod: form.DetectionMethod,
-		Interval: form.Interval, GroupBy: form.GroupBy, Figure: form.Figure,
+		Factor: form.Factor, Interval: form.Interval, GroupBy: form.GroupBy, Figure: form.Figure,
 	})
 	filter := models.InsightsFilter{
 		Severity: form.Severity, Service: form.Service, Region: form.Region, DetectionMethod: form.DetectionMethod,
-		Interval: form.Interval, GroupBy: form.GroupBy,
+		Factor: form.Factor, Interval: form.Interval, GroupBy: form.GroupBy,
 	}
 	date := func(field, value string) *time.Time {
 		if value == "" {
@@ -80,9 +82,16 @@ func (h *Handlers) Insights(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	factors, err := h.Store.ListFactors(ctx)
+	if err != nil {
+		return err
+	}
 	view := templates.InsightsView{
 		Page: templates.Page{Title: "Insights", Section: "insights"}, Form: form, Errors: errs,
 		Services: services, Regions: regions, Presets: presets(form, time.Now()),
+	}
+	for _, f := range factors {
+		view.Factors = append(view.Factors, templates.Option{Value: f.Slug, Label: f.Name})
 	}
 	if len(errs) > 0 {
 		return render(c, http.StatusUnprocessableEntity, templates.InsightsPage(view))
@@ -110,7 +119,9 @@ func presets(form templates.InsightsForm, now time.Time) []templates.Preset {
 		}
 		return templates.Preset{Label: label, URL: "/insights?" + f.Query().Encode(), Current: form.From == f.From && form.To == f.To}
 	}
-	day := func(years, months, days int) string { return now.UTC().AddDate(years, months, days).Format(time.DateOnly) }
+	day := func(years, months, days int) string {
+		return now.UTC().AddDate(years, months, days).Format(time.DateOnly)
+	}
 	return []templates.Preset{
 		at("Last 30 days", day(0, 0, -29)),
 		at("Last 90 days", day(0, 0, -89)),

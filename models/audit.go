@@ -152,7 +152,7 @@ func incidentFields(inc *Incident, services, regions, factors []string) fields {
 }
 
 func nonNilNames(names []string) []string {
-	if names == nil {
+	if len(names) == 0 {
 		return []string{}
 	}
 	sorted := append([]string(nil), names...)

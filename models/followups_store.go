@@ -43,7 +43,9 @@ func today(now time.Time) time.Time {
 
 // filterFollowUps applies every filter but status, which the counts are broken down by.
 func (s *Store) filterFollowUps(db *gorm.DB, f FollowUpFilter) *gorm.DB {
-	q := db.Model(&FollowUp{}).Where("follow_ups.incident_id IN (SELECT id FROM incidents WHERE deleted_at IS NULL)")
+	// Deleted incidents are few: leaving out their follow-ups through that small set is far cheaper
+	// than joining every follow-up to its incident.
+	q := db.Model(&FollowUp{}).Where("follow_ups.incident_id NOT IN (SELECT id FROM incidents WHERE deleted_at IS NOT NULL)")
 	if f.Owner != "" {
 		q = q.Where("follow_ups.owner = ?", f.Owner)
 	}
@@ -128,12 +130,21 @@ func (s *Store) ListFollowUps(ctx context.Context, f FollowUpFilter) ([]FollowUp
 	case "status":
 		q = q.Order("follow_ups.status").Order(s.nullsLast("follow_ups.due_on", false))
 	default:
-		q = q.Order(s.nullsLast("follow_ups.due_on", false))
+		q = q.Order(s.dueFirst())
 	}
 	if err := q.Order("follow_ups.id").Limit(f.Limit).Offset(f.Offset).Find(&list).Error; err != nil {
 		return nil, counts, fmt.Errorf("list follow-ups: %w", err)
 	}
 	return list, counts, nil
+}
+
+// dueFirst orders by due date, soonest first and undated last, in the form the indexes of
+// migration 00005 serve.
+func (s *Store) dueFirst() string {
+	if s.dialect == "postgres" {
+		return "follow_ups.due_on ASC NULLS LAST"
+	}
+	return "COALESCE(follow_ups.due_on, '9999-12-31')"
 }
 
 // nullsLast orders a column with unknown values last on both databases.

@@ -17,7 +17,7 @@ var InsightFigures = []string{FigureDetect, FigureAcknowledge, FigureMitigate, F
 
 // Insight groupings and trend intervals, as the filters name them.
 var (
-	InsightGroupings = []string{"severity", "detection_method", "service", "region"}
+	InsightGroupings = []string{"severity", "detection_method", "service", "region", "factor"}
 	InsightIntervals = []string{"month", "quarter"}
 )
 
@@ -25,7 +25,7 @@ var (
 // recorded (stored as an empty string).
 const DetectionUnknown = "unknown"
 
-// NoGroup is the group of incidents that carry no service or no region.
+// NoGroup is the group of incidents that carry no service, region or contributing factor.
 const NoGroup = ""
 
 // HistogramEdges split a figure's values into the bins the distribution charts show, in seconds:
@@ -42,6 +42,7 @@ type InsightsFilter struct {
 	Service         string
 	Region          string
 	DetectionMethod string // a DetectionMethods value, or DetectionUnknown
+	Factor          string // a contributing factor's slug
 	Interval        string // "month" (default) or "quarter", for the trend
 	GroupBy         string // an InsightGroupings value; "severity" by default
 	// KeepValues keeps each group's sorted values when the group has at most this many, for strip
@@ -293,6 +294,10 @@ func (s *Store) insightsWhere(f InsightsFilter) (string, []any, bool) {
 		where = append(where, "i.id IN (SELECT incident_id FROM incident_regions JOIN regions ON regions.id = incident_regions.region_id WHERE regions.name = ?)")
 		args = append(args, f.Region)
 	}
+	if f.Factor != "" {
+		where = append(where, "i.id IN (SELECT incident_id FROM incident_factors JOIN factors ON factors.id = incident_factors.factor_id WHERE factors.slug = ?)")
+		args = append(args, f.Factor)
+	}
 	return strings.Join(where, " AND "), args, len(where) > 1
 }
 
@@ -366,10 +371,11 @@ func (s *Store) Insights(ctx context.Context, f InsightsFilter) (*Insights, erro
 // (a lock, a type switch and an allocation for every cell), where a list per column costs one
 // string. PostgreSQL's driver reads plain rows cheaply. Every aggregate of one SQLite query steps
 // through the same rows in the same order, so the lists line up.
-func (s *Store) readIntColumns(ctx context.Context, what string, exprs []string, from string, args []any) ([][]int64, error) {
+func (s *Store) readIntColumns(ctx context.Context, what string, q columnsQuery, args []any) ([][]int64, error) {
+	exprs := q.exprs
 	cols := make([][]int64, len(exprs))
 	if s.dialect == "postgres" {
-		rows, err := s.read.WithContext(ctx).Raw("SELECT "+strings.Join(exprs, ", ")+" FROM "+from, args...).Rows()
+		rows, err := s.read.WithContext(ctx).Raw(s.columnsSQL(q), args...).Rows()
 		if err != nil {
 			return nil, fmt.Errorf("read %s: %w", what, err)
 		}
@@ -392,11 +398,7 @@ func (s *Store) readIntColumns(ctx context.Context, what string, exprs []string,
 		}
 		return cols, nil
 	}
-	lists := make([]string, len(exprs))
-	for n, e := range exprs {
-		lists[n] = "group_concat(ifnull(" + e + ", ''))"
-	}
-	row := s.read.WithContext(ctx).Raw("SELECT "+strings.Join(lists, ", ")+" FROM "+from, args...).Row()
+	row := s.read.WithContext(ctx).Raw(s.columnsSQL(q), args...).Row()
 	texts := make([]sql.NullString, len(exprs))
 	ptrs := make([]any, len(exprs))
 	for n := range texts {
@@ -418,6 +420,25 @@ func (s *Store) readIntColumns(ctx context.Context, what string, exprs []string,
 		}
 	}
 	return cols, nil
+}
+
+// columnsQuery is a read of integer columns: their expressions, and the FROM clause onwards.
+type columnsQuery struct {
+	exprs []string
+	from  string
+}
+
+// columnsSQL writes the query in the dialect's shape: plain rows on PostgreSQL, one row of lists
+// on SQLite.
+func (s *Store) columnsSQL(q columnsQuery) string {
+	if s.dialect == "postgres" {
+		return "SELECT " + strings.Join(q.exprs, ", ") + " FROM " + q.from
+	}
+	lists := make([]string, len(q.exprs))
+	for n, e := range q.exprs {
+		lists[n] = "group_concat(ifnull(" + e + ", ''))"
+	}
+	return "SELECT " + strings.Join(lists, ", ") + " FROM " + q.from
 }
 
 // parseIntList reads "12,,-3" as 12, unknown, -3.
@@ -456,11 +477,7 @@ func parseIntList(list string) ([]int64, error) {
 // its severity and detection method as one small code, and its milestones as Unix seconds. It
 // reads one part of the incidents, by id, so that several connections can share the work.
 func (s *Store) readInsightRows(ctx context.Context, where string, args []any, part, parts int) ([]insightRow, error) {
-	codes := "(" + codeCase("i.severity", Severities) + ") * 8 + " + codeCase("i.detection_method", DetectionMethods)
-	cols, err := s.readIntColumns(ctx, "insights", []string{
-		"i.id", codes, s.epoch("i.started_at"), s.epoch("i.detected_at"), s.epoch("i.acknowledged_at"),
-		s.epoch("i.mitigated_at"), s.epoch("i.resolved_at"),
-	}, "incidents i"+s.indexedBy("incidents_insights_idx")+" WHERE "+where+fmt.Sprintf(" AND i.id %% %d = %d", parts, part), args)
+	cols, err := s.readIntColumns(ctx, "insights", s.incidentsQuery(where, part, parts), args)
 	if err != nil {
 		return nil, err
 	}
@@ -473,6 +490,15 @@ func (s *Store) readInsightRows(ctx context.Context, where string, args []any, p
 		}
 	}
 	return rows, nil
+}
+
+func (s *Store) incidentsQuery(where string, part, parts int) columnsQuery {
+	codes := "(" + codeCase("i.severity", Severities) + ") * 8 + " + codeCase("i.detection_method", DetectionMethods)
+	return columnsQuery{
+		exprs: []string{"i.id", codes, s.epoch("i.started_at"), s.epoch("i.detected_at"), s.epoch("i.acknowledged_at"),
+			s.epoch("i.mitigated_at"), s.epoch("i.resolved_at")},
+		from: "incidents i" + s.indexedBy("incidents_insights_idx") + " WHERE " + where + fmt.Sprintf(" AND i.id %% %d = %d", parts, part),
+	}
 }
 
 type idValue struct{ id, value int64 }
@@ -494,10 +520,8 @@ func childFilter(where string, args []any, narrowed bool) (string, []any) {
 
 // readFirstUpdates reads each incident's first public status update, in incident order.
 func (s *Store) readFirstUpdates(ctx context.Context, where string, args []any, narrowed bool) ([]idValue, error) {
-	filter, args := childFilter(where, args, narrowed)
-	cols, err := s.readIntColumns(ctx, "first public updates", []string{"incident_id", "first_at"},
-		`(SELECT incident_id, MIN(`+s.epoch("at")+`) AS first_at FROM timeline_events`+s.indexedBy("timeline_events_public_updates_idx")+`
-			WHERE kind = 'status_update' AND public`+filter+` GROUP BY incident_id) firsts`, args)
+	q, args := s.firstUpdatesQuery(where, args, narrowed)
+	cols, err := s.readIntColumns(ctx, "first public updates", q, args)
 	if err != nil {
 		return nil, err
 	}
@@ -509,11 +533,19 @@ func (s *Store) readFirstUpdates(ctx context.Context, where string, args []any, 
 	return out, nil
 }
 
+func (s *Store) firstUpdatesQuery(where string, args []any, narrowed bool) (columnsQuery, []any) {
+	filter, args := childFilter(where, args, narrowed)
+	return columnsQuery{
+		exprs: []string{"incident_id", "first_at"},
+		from: `(SELECT incident_id, MIN(` + s.epoch("at") + `) AS first_at FROM timeline_events` + s.indexedBy("timeline_events_public_updates_idx") + `
+			WHERE kind = 'status_update' AND public` + filter + ` GROUP BY incident_id) firsts`,
+	}, args
+}
+
 // readWindows reads the impact windows, in incident order.
 func (s *Store) readWindows(ctx context.Context, where string, args []any, narrowed bool) ([]idWindow, error) {
-	filter, args := childFilter(where, args, narrowed)
-	cols, err := s.readIntColumns(ctx, "impact windows", []string{"incident_id", s.epoch("started_at"), s.epoch("ended_at")},
-		"impact_windows"+s.indexedBy("impact_windows_insights_idx")+" WHERE TRUE"+filter, args)
+	q, args := s.windowsQuery(where, args, narrowed)
+	cols, err := s.readIntColumns(ctx, "impact windows", q, args)
 	if err != nil {
 		return nil, err
 	}
@@ -523,6 +555,62 @@ func (s *Store) readWindows(ctx context.Context, where string, args []any, narro
 	}
 	slices.SortFunc(out, func(a, b idWindow) int { return cmpInt64(a.id, b.id) })
 	return out, nil
+}
+
+func (s *Store) windowsQuery(where string, args []any, narrowed bool) (columnsQuery, []any) {
+	filter, args := childFilter(where, args, narrowed)
+	return columnsQuery{
+		exprs: []string{"incident_id", s.epoch("started_at"), s.epoch("ended_at")},
+		from:  "impact_windows" + s.indexedBy("impact_windows_insights_idx") + " WHERE TRUE" + filter,
+	}, args
+}
+
+// ExplainInsights returns the database's plan for each read of the insights, so tests can prove
+// they are served by the indexes of migration 00002.
+func (s *Store) ExplainInsights(ctx context.Context, f InsightsFilter) (map[string]string, error) {
+	where, args, narrowed := s.insightsWhere(f)
+	firsts, firstArgs := s.firstUpdatesQuery(where, args, narrowed)
+	windows, windowArgs := s.windowsQuery(where, args, narrowed)
+	queries := map[string]struct {
+		q    columnsQuery
+		args []any
+	}{
+		"incidents":            {s.incidentsQuery(where, 0, 2), args},
+		"first public updates": {firsts, firstArgs},
+		"impact windows":       {windows, windowArgs},
+	}
+	prefix := "EXPLAIN QUERY PLAN "
+	if s.dialect == "postgres" {
+		prefix = "EXPLAIN "
+	}
+	plans := map[string]string{}
+	for name, q := range queries {
+		rows, err := s.read.WithContext(ctx).Raw(prefix+s.columnsSQL(q.q), q.args...).Rows()
+		if err != nil {
+			return nil, fmt.Errorf("explain %s: %w", name, err)
+		}
+		cols, err := rows.Columns()
+		if err != nil {
+			rows.Close()
+			return nil, err
+		}
+		var plan strings.Builder
+		for rows.Next() {
+			values := make([]any, len(cols))
+			ptrs := make([]any, len(cols))
+			for i := range values {
+				ptrs[i] = &values[i]
+			}
+			if err := rows.Scan(ptrs...); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			fmt.Fprintln(&plan, values[len(values)-1])
+		}
+		rows.Close()
+		plans[name] = plan.String()
+	}
+	return plans, nil
 }
 
 func cmpInt64(a, b int64) int {
@@ -658,19 +746,22 @@ func (s *Store) groupsOf(ctx context.Context, rows []insightRow, groupBy, where 
 	switch groupBy {
 	case "detection_method":
 		return single(append(slices.Clone(DetectionMethods), DetectionUnknown), func(r *insightRow) uint8 { return r.method })
-	case "service", "region":
+	case "service", "region", "factor":
 		return s.tagGroups(ctx, rows, groupBy, where, args)
 	default:
 		return single(append(slices.Clone(Severities), "other"), func(r *insightRow) uint8 { return r.severity })
 	}
 }
 
-// tagGroups reads the services or regions of the chosen incidents. An incident counts once in each
-// of its groups; those with none make a group of their own, last.
+// tagGroups reads the services, regions or contributing factors of the chosen incidents. An
+// incident counts once in each of its groups; those with none make a group of their own, last.
 func (s *Store) tagGroups(ctx context.Context, rows []insightRow, groupBy, where string, args []any) (groups, error) {
 	table, link, column := "services", "incident_services", "service_id"
-	if groupBy == "region" {
+	switch groupBy {
+	case "region":
 		table, link, column = "regions", "incident_regions", "region_id"
+	case "factor":
+		table, link, column = "factors", "incident_factors", "factor_id"
 	}
 	query := `SELECT l.incident_id, l.` + column + ` FROM ` + link + ` l
 		JOIN incidents i ON i.id = l.incident_id WHERE ` + where + ` ORDER BY l.incident_id`
@@ -690,7 +781,7 @@ func (s *Store) tagGroups(ctx context.Context, rows []insightRow, groupBy, where
 	if err := sqlRows.Err(); err != nil {
 		return groups{}, fmt.Errorf("read %s: %w", table, err)
 	}
-	var names []Service // a service or a region: both are an id and a name
+	var names []Service // a service, a region or a factor: each has an id and a name
 	if err := s.read.WithContext(ctx).Table(table).Select("id", "name").Find(&names).Error; err != nil {
 		return groups{}, fmt.Errorf("read %s: %w", table, err)
 	}

@@ -3,8 +3,10 @@ package models_test
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -32,17 +34,19 @@ func insightsFixture(t *testing.T, s *models.Store) map[string]int64 {
 	type spec struct {
 		key, severity, method         string
 		start                         string
-		ttd, tta, ttm, ttr            int // minutes; -1 = not recorded; invalid TTD written as -15
+		ttd, tta, ttm, ttr            int // minutes; none = not recorded; G's TTD is −15, invalid
 		windows                       [][2]int
 		publicUpdates, private, notes []int
-		services, regions             []string
+		services, regions, factors    []string
 	}
 	const none = math.MinInt
 	specs := []spec{
 		{key: "A", severity: "sev1", method: "automated_alert", start: "2026-01-05 10:00", ttd: 10, tta: 15, ttm: 60, ttr: 120,
-			windows: [][2]int{{0, 60}}, publicUpdates: []int{20, 40}, services: []string{"API"}, regions: []string{"Europe"}},
+			windows: [][2]int{{0, 60}}, publicUpdates: []int{20, 40}, services: []string{"API"}, regions: []string{"Europe"},
+			factors: []string{"retry-amplification", "cold-caches"}},
 		{key: "B", severity: "sev1", method: "automated_alert", start: "2026-01-20 10:00", ttd: 20, tta: 25, ttm: 90, ttr: 180,
-			windows: [][2]int{{0, 30}, {20, 50}}, publicUpdates: []int{30}, private: []int{5}, notes: []int{1}, services: []string{"API"}, regions: []string{"Europe"}},
+			windows: [][2]int{{0, 30}, {20, 50}}, publicUpdates: []int{30}, private: []int{5}, notes: []int{1}, services: []string{"API"}, regions: []string{"Europe"},
+			factors: []string{"retry-amplification"}},
 		{key: "C", severity: "sev2", method: "synthetic_monitor", start: "2026-02-03 10:00", ttd: 30, tta: 40, ttm: 45, ttr: 60,
 			windows: [][2]int{{0, none}}, publicUpdates: []int{50}, services: []string{"API"}, regions: []string{"US"}},
 		{key: "D", severity: "sev2", method: "customer_report", start: "2026-02-10 10:00", ttd: 40, tta: none, ttm: 240, ttr: 300,
@@ -68,7 +72,7 @@ func insightsFixture(t *testing.T, s *models.Store) map[string]int64 {
 		}
 		in := models.IncidentInput{
 			Title: "Incident " + sp.key, Severity: sp.severity, Status: "resolved", DetectionMethod: sp.method,
-			TimeZone: "UTC", PostmortemState: "none", Services: sp.services, Regions: sp.regions,
+			TimeZone: "UTC", PostmortemState: "none", Services: sp.services, Regions: sp.regions, Factors: sp.factors,
 			Milestones: models.Milestones{StartedAt: start, DetectedAt: after(sp.ttd), AcknowledgedAt: after(sp.tta),
 				MitigatedAt: after(sp.ttm), ResolvedAt: after(sp.ttr)},
 		}
@@ -240,6 +244,7 @@ func TestInsightsFilters(t *testing.T) {
 			{"unknown method", models.InsightsFilter{DetectionMethod: models.DetectionUnknown}, 1, want{0, 0, 0, 0, 1, 0}},
 			{"service API", models.InsightsFilter{Service: "API"}, 3, want{20, 28, 20, 3, 3, 0}},
 			{"region US", models.InsightsFilter{Region: "US"}, 2, want{35, 39, 35, 2, 2, 0}},
+			{"factor", models.InsightsFilter{Factor: "retry-amplification"}, 2, want{15, 19, 15, 2, 2, 0}},
 			{"nothing", models.InsightsFilter{Region: "Mars"}, 0, want{0, 0, 0, 0, 0, 0}},
 		}
 		for _, tc := range cases {
@@ -269,6 +274,19 @@ func TestInsightsFilters(t *testing.T) {
 		checkStats(t, "Web", got.Groups[1].Figure(models.FigureDetect), want{70, 94, 70, 2, 2, 0})
 		if v := got.Groups[0].Figure(models.FigureDetect).Values; !slices.Equal(v, []int64{600, 1200, 1800}) {
 			t.Errorf("API TTD values %v, want the three, ascending", v)
+		}
+
+		// By factor: A has two, B one; the other five have none.
+		byFactor, err := s.Insights(ctx, models.InsightsFilter{GroupBy: "factor"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var factorGroups []string
+		for _, g := range byFactor.Groups {
+			factorGroups = append(factorGroups, fmt.Sprintf("%s:%d", g.Key, g.Incidents))
+		}
+		if w := []string{"Cold caches after restart:1", "Retry amplification:2", ":5"}; !slices.Equal(factorGroups, w) {
+			t.Errorf("factor groups %q, want %q", factorGroups, w)
 		}
 
 		quarters, err := s.Insights(ctx, models.InsightsFilter{Interval: "quarter"})
@@ -426,4 +444,40 @@ func TestInsightsReadsUnusualIncidentsExactly(t *testing.T) {
 		years36 := float64(time.Date(2062, 3, 2, 10, 0, 0, 0, time.UTC).Sub(time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)) / time.Minute)
 		checkStats(t, "typo", got.Figure(models.FigureDetect), want{years36, years36, years36, 1, 2, 0})
 	})
+}
+
+// TestInsightsQueriesUseTheirIndexes proves each read of the insights is served by its index of
+// migration 00002, in index order: on SQLite the covering expression indexes hand over Unix
+// seconds without parsing a date per row, and no read sorts.
+func TestInsightsQueriesUseTheirIndexes(t *testing.T) {
+	s := storetest.SQLite(t)
+	storetest.Fill(t, s, 200)
+	from := time.Date(2025, 12, 1, 0, 0, 0, 0, time.UTC)
+	for _, f := range []models.InsightsFilter{{}, {Severity: "sev1", From: &from}} {
+		plans, err := s.ExplainInsights(context.Background(), f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, index := range map[string]string{
+			"incidents":            "USING INDEX incidents_insights_idx",
+			"first public updates": "USING INDEX timeline_events_public_updates_idx",
+			"impact windows":       "USING COVERING INDEX impact_windows_insights_idx",
+		} {
+			if plan := plans[name]; !strings.Contains(plan, index) || strings.Contains(plan, "TEMP B-TREE") {
+				t.Errorf("%+v: %s plan does not read %s in order:\n%s", f, name, index, plan)
+			}
+		}
+	}
+}
+
+func TestInsightsQueriesOnPostgres(t *testing.T) {
+	s := storetest.Postgres(t)
+	storetest.Fill(t, s, 200)
+	plans, err := s.ExplainInsights(context.Background(), models.InsightsFilter{Severity: "sev2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plans) != 3 {
+		t.Errorf("plans %v", plans)
+	}
 }

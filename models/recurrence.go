@@ -2,9 +2,12 @@ package models
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"sort"
 	"time"
+
+	"gorm.io/gorm"
 )
 
 // RecurrenceIncident is one incident tagged with a factor.
@@ -57,30 +60,46 @@ func (s *Store) Recurrence(ctx context.Context) ([]FactorRecurrence, error) {
 	if err != nil {
 		return nil, err
 	}
-	var incidents []struct {
-		FactorID  int64
-		ID        int64
-		Title     string
-		StartedAt *time.Time
+	// Plain database/sql scanning: these queries return a row per tag, tens of thousands of them
+	// on a big database, and reflection-based scanning was most of the report's time.
+	type incidentRow struct {
+		factorID, id int64
+		title        string
+		startedAt    *time.Time
 	}
-	err = db.Raw(`SELECT fi.factor_id, i.id, i.title, i.started_at FROM incident_factors fi
-		JOIN incidents i ON i.id = fi.incident_id AND i.deleted_at IS NULL`).Scan(&incidents).Error
+	var incidents []incidentRow
+	err = scanRows(db, `SELECT fi.factor_id, i.id, i.title, i.started_at FROM incident_factors fi
+		JOIN incidents i ON i.id = fi.incident_id AND i.deleted_at IS NULL`, func(scan func(...any) error) error {
+		var r incidentRow
+		var started sql.Null[time.Time]
+		if err := scan(&r.factorID, &r.id, &r.title, &started); err != nil {
+			return err
+		}
+		r.startedAt = nullTime(started)
+		incidents = append(incidents, r)
+		return nil
+	})
 	if err != nil {
 		return nil, fmt.Errorf("recurrence incidents: %w", err)
 	}
-	var followUps []struct {
-		FactorID   int64
-		ID         int64
-		IncidentID int64
-		Title      string
-		Status     string
-		DoneAt     *time.Time
-		// IncidentStarted is when the follow-up's own incident started.
-		IncidentStarted *time.Time
+	type followUpRow struct {
+		factorID, id, incidentID int64
+		title, status            string
+		doneAt, incidentStarted  *time.Time
 	}
-	err = db.Raw(`SELECT ff.factor_id, u.id, u.incident_id, u.title, u.status, u.done_at, i.started_at AS incident_started FROM follow_up_factors ff
+	var followUps []followUpRow
+	err = scanRows(db, `SELECT ff.factor_id, u.id, u.incident_id, u.title, u.status, u.done_at, i.started_at FROM follow_up_factors ff
 		JOIN follow_ups u ON u.id = ff.follow_up_id
-		JOIN incidents i ON i.id = u.incident_id AND i.deleted_at IS NULL`).Scan(&followUps).Error
+		JOIN incidents i ON i.id = u.incident_id AND i.deleted_at IS NULL`, func(scan func(...any) error) error {
+		var r followUpRow
+		var done, started sql.Null[time.Time]
+		if err := scan(&r.factorID, &r.id, &r.incidentID, &r.title, &r.status, &done, &started); err != nil {
+			return err
+		}
+		r.doneAt, r.incidentStarted = nullTime(done), nullTime(started)
+		followUps = append(followUps, r)
+		return nil
+	})
 	if err != nil {
 		return nil, fmt.Errorf("recurrence follow-ups: %w", err)
 	}
@@ -92,15 +111,15 @@ func (s *Store) Recurrence(ctx context.Context) ([]FactorRecurrence, error) {
 	}
 	started := map[int64]*time.Time{}
 	for _, r := range incidents {
-		if fr := byFactor[r.FactorID]; fr != nil {
-			fr.Incidents = append(fr.Incidents, RecurrenceIncident{ID: r.ID, Title: r.Title, StartedAt: r.StartedAt})
+		if fr := byFactor[r.factorID]; fr != nil {
+			fr.Incidents = append(fr.Incidents, RecurrenceIncident{ID: r.id, Title: r.title, StartedAt: r.startedAt})
 		}
-		started[r.ID] = r.StartedAt
+		started[r.id] = r.startedAt
 	}
 	for _, r := range followUps {
-		started[r.IncidentID] = r.IncidentStarted
-		if fr := byFactor[r.FactorID]; fr != nil {
-			fr.FollowUps = append(fr.FollowUps, RecurrenceFollowUp{ID: r.ID, IncidentID: r.IncidentID, Title: r.Title, Status: r.Status, DoneAt: r.DoneAt})
+		started[r.incidentID] = r.incidentStarted
+		if fr := byFactor[r.factorID]; fr != nil {
+			fr.FollowUps = append(fr.FollowUps, RecurrenceFollowUp{ID: r.id, IncidentID: r.incidentID, Title: r.title, Status: r.status, DoneAt: r.doneAt})
 		}
 	}
 	for n := range out {
@@ -156,4 +175,19 @@ func later(a, b *time.Time) bool {
 		return true
 	}
 	return a.After(*b)
+}
+
+// scanRows runs a query and hands each row to fn, without gorm's reflection.
+func scanRows(db *gorm.DB, query string, fn func(scan func(...any) error) error, args ...any) error {
+	rows, err := db.Raw(query, args...).Rows()
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := fn(rows.Scan); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
 }

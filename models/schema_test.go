@@ -24,7 +24,9 @@ func columns(t *testing.T, db *sql.DB, query string) map[string][]string {
 		if err := rows.Scan(&table, &column); err != nil {
 			t.Fatal(err)
 		}
-		if strings.HasPrefix(table, "goose_") {
+		// goose's bookkeeping differs by dialect, and SQLite's full-text search lives in FTS5
+		// tables that PostgreSQL replaces with GIN indexes on the same columns.
+		if strings.HasPrefix(table, "goose_") || strings.Contains(table, "_fts") {
 			continue
 		}
 		out[table] = append(out[table], column)

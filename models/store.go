@@ -13,6 +13,7 @@ import (
 
 	"github.com/glebarez/sqlite"
 	"github.com/pressly/goose/v3"
+	"github.com/pressly/goose/v3/lock"
 	"gorm.io/driver/postgres"
 	"gorm.io/gorm"
 	"gorm.io/gorm/logger"
@@ -114,7 +115,18 @@ func Open(ctx context.Context, databaseURL string) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.provider, err = goose.NewProvider(dialect, sqlDB, sub)
+	var options []goose.ProviderOption
+	if s.dialect == "postgres" {
+		// Several servers may start at once on one database: a session advisory lock lets one
+		// migrate while the others wait (checking every second, for two minutes at most) and
+		// then find nothing left to do.
+		locker, err := lock.NewPostgresSessionLocker(lock.WithLockTimeout(1, 120))
+		if err != nil {
+			return nil, fmt.Errorf("migration lock: %w", err)
+		}
+		options = append(options, goose.WithSessionLocker(locker))
+	}
+	s.provider, err = goose.NewProvider(dialect, sqlDB, sub, options...)
 	if err != nil {
 		return nil, fmt.Errorf("load migrations: %w", err)
 	}

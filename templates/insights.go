@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/a-h/templ"
@@ -15,8 +16,8 @@ import (
 
 // InsightsForm is the insights filter exactly as typed, so a bad date comes back as it was.
 type InsightsForm struct {
-	From, To, Severity, Service, Region, DetectionMethod string
-	Interval, GroupBy, Figure                            string
+	From, To, Severity, Service, Region, DetectionMethod, Factor string
+	Interval, GroupBy, Figure                                    string
 }
 
 // Query is the filter as URL parameters, empty ones left out: the CSV links and the API carry it.
@@ -24,7 +25,7 @@ func (f InsightsForm) Query() url.Values {
 	q := url.Values{}
 	for _, kv := range [][2]string{
 		{"from", f.From}, {"to", f.To}, {"severity", f.Severity}, {"service", f.Service}, {"region", f.Region},
-		{"detection_method", f.DetectionMethod}, {"interval", f.Interval}, {"group_by", f.GroupBy}, {"figure", f.Figure},
+		{"detection_method", f.DetectionMethod}, {"factor", f.Factor}, {"interval", f.Interval}, {"group_by", f.GroupBy}, {"figure", f.Figure},
 	} {
 		if kv[1] != "" {
 			q.Set(kv[0], kv[1])
@@ -35,7 +36,7 @@ func (f InsightsForm) Query() url.Values {
 
 // Filtered tells whether anything narrows the incidents.
 func (f InsightsForm) Filtered() bool {
-	return f.From != "" || f.To != "" || f.Severity != "" || f.Service != "" || f.Region != "" || f.DetectionMethod != ""
+	return f.From != "" || f.To != "" || f.Severity != "" || f.Service != "" || f.Region != "" || f.DetectionMethod != "" || f.Factor != ""
 }
 
 // Preset is a ready-made period.
@@ -51,6 +52,7 @@ type InsightsView struct {
 	Errors   models.FieldErrors
 	Services []string
 	Regions  []string
+	Factors  []Option // slug and name
 	Presets  []Preset
 	// Result is nil when the filter could not be read.
 	Result *models.Insights
@@ -109,7 +111,7 @@ func (v InsightsView) PeriodText() string {
 }
 
 // GroupingOptions are the groupings the box plot offers.
-var GroupingOptions = []Option{{"severity", "Severity"}, {"detection_method", "Detection method"}, {"service", "Service"}, {"region", "Region"}}
+var GroupingOptions = []Option{{"severity", "Severity"}, {"detection_method", "Detection method"}, {"service", "Service"}, {"region", "Region"}, {"factor", "Contributing factor"}}
 
 // IntervalOptions are the trend intervals on offer.
 var IntervalOptions = []Option{{"month", "Month"}, {"quarter", "Quarter"}}
@@ -131,7 +133,7 @@ func DetectionOptions() []Option {
 // GroupLabel names a group for people: "SEV1", "Customer report", a service, or "None".
 func GroupLabel(groupBy, key string) string {
 	switch {
-	case key == models.NoGroup && (groupBy == "service" || groupBy == "region"):
+	case key == models.NoGroup && (groupBy == "service" || groupBy == "region" || groupBy == "factor"):
 		return "No " + groupBy
 	case key == models.DetectionUnknown:
 		return "Unknown"
@@ -277,7 +279,7 @@ type BoxRow struct {
 // thick line is the median, the diamond the p90, the circle the mean, the whiskers run from the
 // fastest to the slowest; small groups show every incident as a dot.
 func BoxChart(id, title string, rows []BoxRow) templ.Component {
-	const width, labelW, right, rowH, top = 1100.0, 210.0, 20.0, 30.0, 8.0
+	const width, labelW, right, rowH, top = 1100.0, 250.0, 20.0, 32.0, 8.0
 	height := top + float64(len(rows))*rowH + 30
 	lo, hi := math.Inf(1), 0.0
 	for _, r := range rows {
@@ -306,7 +308,7 @@ func BoxChart(id, title string, rows []BoxRow) templ.Component {
 		st := r.Stats
 		y := top + float64(n)*rowH
 		mid := y + rowH/2
-		w.text("row-label strong", labelW, mid-1, "end", r.Label)
+		w.text("row-label strong", labelW, mid-2, "end", fitText(r.Label, labelW-8))
 		w.text("row-label", labelW, mid+11, "end", fmt.Sprintf("%d of %d", st.N(), st.Total))
 		if st.N() == 0 {
 			w.text("value-label", axis.from+4, mid+4, "start", "no recorded values")
@@ -423,7 +425,7 @@ func TrendChart(periods []models.TrendPeriod, interval string) templ.Component {
 
 // CountChart draws how many incidents each group holds, as horizontal bars with their share.
 func CountChart(id, title string, labels []string, counts []int) templ.Component {
-	const width, labelW, right, rowH, top = 1100.0, 210.0, 90.0, 24.0, 4.0
+	const width, labelW, right, rowH, top = 1100.0, 250.0, 90.0, 24.0, 4.0
 	height := top + float64(len(labels))*rowH + 4
 	total, peak := 0, 0
 	for _, c := range counts {
@@ -434,7 +436,7 @@ func CountChart(id, title string, labels []string, counts []int) templ.Component
 	w.open(id, "chart counts", width, height, title, fmt.Sprintf("%d incidents in %d groups.", total, len(labels)))
 	for n, label := range labels {
 		y := top + float64(n)*rowH
-		w.text("row-label strong", labelW, y+rowH/2+4, "end", label)
+		w.text("row-label strong", labelW, y+rowH/2+4, "end", fitText(label, labelW-8))
 		bw := 0.0
 		if peak > 0 {
 			bw = (width - labelW - 10 - right) * float64(counts[n]) / float64(peak)
@@ -522,4 +524,25 @@ func namesOptions(names []string, current string) []Option {
 		out = append(out, Option{n, n})
 	}
 	return out
+}
+
+// factorOptions offers the factors, keeping a typed slug that is not among them.
+func factorOptions(factors []Option, current string) []Option {
+	if current == "" || slices.ContainsFunc(factors, func(o Option) bool { return o.Value == current }) {
+		return factors
+	}
+	return append([]Option{{current, current}}, factors...)
+}
+
+// fitText shortens a label with an ellipsis to fit a width; the full text stays in the mark's
+// title and in the table beside the chart.
+func fitText(s string, width float64) string {
+	if textWidth(s) <= width {
+		return s
+	}
+	r := []rune(s)
+	for len(r) > 1 && textWidth(string(r)+"…") > width {
+		r = r[:len(r)-1]
+	}
+	return strings.TrimSpace(string(r)) + "…"
 }

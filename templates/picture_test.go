@@ -171,7 +171,7 @@ func TestPictureEdgeCases(t *testing.T) {
 			[]string{`class="bar level-major_outage ongoing"`, "to ongoing", "Detection time not recorded"}, nil},
 		{"text is escaped", &models.Incident{StartedAt: utcAt("2026-03-09 16:00"), ResolvedAt: utcAt("2026-03-09 17:00"),
 			ImpactWindows: []models.ImpactWindow{{StartedAt: *utcAt("2026-03-09 16:00"), Level: "degraded", Note: `</title><script>alert(1)</script>`}},
-			Timeline: []models.TimelineEvent{{At: *utcAt("2026-03-09 16:30"), Kind: "status_update", Public: true, Body: `"quoted" & <b>bold</b>`}}},
+			Timeline:      []models.TimelineEvent{{At: *utcAt("2026-03-09 16:30"), Kind: "status_update", Public: true, Body: `"quoted" & <b>bold</b>`}}},
 			[]string{"&lt;/title&gt;&lt;script&gt;", "&#34;quoted&#34; &amp; &lt;b&gt;bold&lt;/b&gt;"}, []string{"<script>", "<b>"}},
 		{"out of order", &models.Incident{StartedAt: utcAt("2026-03-09 16:00"), DetectedAt: utcAt("2026-03-09 15:00"), ResolvedAt: utcAt("2026-03-09 18:00")},
 			[]string{"Detected 15:00"}, []string{"phase-undetected"}},

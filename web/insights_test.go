@@ -127,6 +127,7 @@ func TestInsightsFilters(t *testing.T) {
 		{"service=API&region=Canada", 0, 0},        // none is in Canada
 		{"service=API&interval=quarter", 5, 3600},  // the trend's interval does not filter
 		{"group_by=detection_method&figure=impact", 5, 3600},
+		{"factor=cold-caches", 0, 0},
 	} {
 		if n, median := apiTTD(tc.query); n != tc.incidents || median != tc.median {
 			t.Errorf("%q: %v incidents, TTD median %v s; want %v, %v", tc.query, n, median, tc.incidents, tc.median)
@@ -163,6 +164,9 @@ func TestInsightsFilters(t *testing.T) {
 		"Time to resolve by service", "counts in each of them", `<option value="service" selected>`,
 	}, nil)
 	check(t, "page by quarter", a.get("/insights?interval=quarter"), http.StatusOK, []string{"Trend by quarter", "2026-Q1"}, nil)
+	check(t, "page by factor", a.get("/insights?group_by=factor"), http.StatusOK, []string{
+		"Time to detect by contributing factor", "No factor", `<option value="retry-amplification">Retry amplification</option>`,
+	}, nil)
 	check(t, "empty", newApp(t).get("/insights"), http.StatusOK, []string{"No incidents yet"}, nil)
 }
 

@@ -30,6 +30,8 @@ Usage:
   hindsight demo [--database ...]      load five sample incidents (idempotent)
   hindsight import statuspage|cstate|native FILE [--dry-run] [--skip-invalid] [--database ...]
                                        import a status page's history (idempotent) or restore an export
+  hindsight backup FILE [--database ...]
+                                       copy a SQLite database consistently, even while it serves
   hindsight user create --email E [--role viewer|responder|admin] [--name N]
   hindsight user reset-password --email E
                                        the password is asked for, or read from standard input
@@ -67,6 +69,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer, 
 		return importCommand(ctx, rest, stdout)
 	case "export":
 		return exportCommand(ctx, rest, stdout)
+	case "backup":
+		return backupCommand(ctx, rest, stdout)
 	case "user":
 		return userCommand(ctx, rest, stdin, stdout)
 	case "token":

@@ -1,0 +1,184 @@
+package web_test
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"hindsight/models"
+	"hindsight/models/storetest"
+	"hindsight/web"
+)
+
+// TestOverloadAnswers503AtOnceAndRecovers fills every place of a server capped at four requests
+// in flight with uploads that do not finish, floods it, and checks that every request of the
+// flood is turned away with 503 and Retry-After while those four are still held (so none of them
+// waited in a queue behind the work), that the probes still answer, and that once the load is
+// gone the server answers normally again.
+func TestOverloadAnswers503AtOnceAndRecovers(t *testing.T) {
+	const maxInFlight, floodClients, floodPerClient = 4, 16, 25
+	store := storetest.SQLite(t)
+	ctx := context.Background()
+	user, err := store.CreateUser(ctx, models.UserInput{Email: "load@example.com", Role: models.RoleResponder, Password: testPassword})
+	if err != nil {
+		t.Fatal(err)
+	}
+	token, _, err := store.CreateToken(ctx, user.ID, "overload test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(web.New(web.Deps{Store: store, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), MaxInFlight: maxInFlight}))
+	t.Cleanup(srv.Close)
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}, Timeout: 10 * time.Second}
+	t.Cleanup(client.CloseIdleConnections)
+	get := func(path string) (*http.Response, time.Duration) {
+		t.Helper()
+		req, _ := http.NewRequest(http.MethodGet, srv.URL+path, nil)
+		req.Header.Set("Authorization", "Bearer "+token)
+		start := time.Now()
+		resp, err := client.Do(req)
+		if err != nil {
+			t.Errorf("GET %s: %v", path, err)
+			return nil, 0
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp, time.Since(start)
+	}
+
+	// Hold every place with a create whose body has not finished arriving.
+	var held sync.WaitGroup
+	bodies := make([]*io.PipeWriter, maxInFlight)
+	heldStatus := make([]int, maxInFlight)
+	for n := range bodies {
+		r, w := io.Pipe()
+		bodies[n] = w
+		req, _ := http.NewRequest(http.MethodPost, srv.URL+"/api/v1/incidents", r)
+		req.Header.Set("Authorization", "Bearer "+token)
+		req.Header.Set("Content-Type", "application/json")
+		held.Add(1)
+		go func() {
+			defer held.Done()
+			resp, err := client.Do(req)
+			if err != nil {
+				t.Errorf("held request: %v", err)
+				return
+			}
+			_, _ = io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			heldStatus[n] = resp.StatusCode
+		}()
+		if _, err := w.Write([]byte(`{"title": "Held request `)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Wait until all four are inside the handlers, reading their bodies: from then on every
+	// other request must be refused, since none of them can finish.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		resp, _ := get("/api/v1/incidents")
+		if resp == nil {
+			t.FailNow()
+		}
+		if resp.StatusCode == http.StatusServiceUnavailable {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the held requests never filled the server: still %d", resp.StatusCode)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+
+	// Flood.
+	var mu sync.Mutex
+	var refusedIn []time.Duration
+	statuses := map[int]int{}
+	var flood sync.WaitGroup
+	for range floodClients {
+		flood.Add(1)
+		go func() {
+			defer flood.Done()
+			for range floodPerClient {
+				resp, took := get("/incidents")
+				if resp == nil {
+					return
+				}
+				mu.Lock()
+				statuses[resp.StatusCode]++
+				if resp.StatusCode == http.StatusServiceUnavailable {
+					refusedIn = append(refusedIn, took)
+					if got := resp.Header.Get("Retry-After"); got != "1" {
+						t.Errorf("503 with Retry-After %q, want 1", got)
+					}
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	flood.Wait()
+	if statuses[http.StatusServiceUnavailable] != floodClients*floodPerClient {
+		t.Errorf("flood answered %v, want all %d turned away with 503", statuses, floodClients*floodPerClient)
+	}
+	for _, probe := range []string{"/healthz", "/readyz"} {
+		if resp, _ := get(probe); resp == nil || resp.StatusCode != http.StatusOK {
+			t.Errorf("%s during the overload: %v, want 200 (probes are never turned away)", probe, resp)
+		}
+	}
+	if resp, _ := get("/api/v1/incidents"); resp == nil || resp.StatusCode != http.StatusServiceUnavailable ||
+		!strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
+		t.Errorf("API during the overload: %v, want a JSON 503", resp)
+	}
+
+	// Let the held requests finish: they were never cut off.
+	for _, w := range bodies {
+		if _, err := w.Write([]byte(`", "severity": "sev3", "status": "investigating"}`)); err != nil {
+			t.Fatal(err)
+		}
+		w.Close()
+	}
+	held.Wait()
+	for n, status := range heldStatus {
+		if status != http.StatusCreated {
+			t.Errorf("held request %d finished with %d, want 201", n, status)
+		}
+	}
+
+	// Recovery: with the load gone every request is served again, several at once.
+	recovered := map[int]int{}
+	var recovery sync.WaitGroup
+	var recoveredIn []time.Duration
+	for range maxInFlight {
+		recovery.Add(1)
+		go func() {
+			defer recovery.Done()
+			for range 10 {
+				resp, took := get("/api/v1/incidents")
+				if resp == nil {
+					return
+				}
+				mu.Lock()
+				recovered[resp.StatusCode]++
+				recoveredIn = append(recoveredIn, took)
+				mu.Unlock()
+			}
+		}()
+	}
+	recovery.Wait()
+	if recovered[http.StatusOK] != maxInFlight*10 {
+		t.Errorf("after the overload: %v, want every request answered 200", recovered)
+	}
+	slices.Sort(refusedIn)
+	slices.Sort(recoveredIn)
+	if len(refusedIn) > 0 && len(recoveredIn) > 0 {
+		t.Logf("%d requests refused with 503: p50 %s, p99 %s, max %s; after the overload %d served: p50 %s",
+			len(refusedIn), refusedIn[len(refusedIn)/2], refusedIn[len(refusedIn)*99/100], refusedIn[len(refusedIn)-1],
+			len(recoveredIn), recoveredIn[len(recoveredIn)/2])
+	}
+}
