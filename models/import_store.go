@@ -85,6 +85,15 @@ func (s *Store) ImportIncidents(ctx context.Context, items []ImportItem) ([]int6
 		if err := s.importChildren(tx, items, ids, h); err != nil {
 			return err
 		}
+		// A record that arrives published was public at its source: keep its public version, or a
+		// new one when the source changed it.
+		for n, item := range items {
+			if item.Input.PostmortemState == PostmortemPublished {
+				if err := s.publishedOnWrite(tx, ids[n], ""); err != nil {
+					return err
+				}
+			}
+		}
 		return h.write(tx)
 	})
 	if err != nil {

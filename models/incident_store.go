@@ -174,6 +174,9 @@ func (s *Store) CreateIncident(ctx context.Context, in IncidentInput, children C
 		if err := s.replaceChildren(tx, inc.ID, children); err != nil {
 			return err
 		}
+		if err := s.publishedOnWrite(tx, inc.ID, ""); err != nil {
+			return err
+		}
 		var err error
 		created, err = s.getIncident(tx, inc.ID)
 		return err
@@ -216,6 +219,9 @@ func (s *Store) UpdateIncident(ctx context.Context, id int64, version int, in In
 			return err
 		}
 		if err := s.replaceChildren(tx, id, children); err != nil {
+			return err
+		}
+		if err := s.publishedOnWrite(tx, id, current.PostmortemState); err != nil {
 			return err
 		}
 		var err error

@@ -171,6 +171,10 @@ func (s *Store) MigrateUp(ctx context.Context) (int, error) {
 	if err != nil {
 		return len(results), fmt.Errorf("migrate up: %w", err)
 	}
+	// Postmortems published before versions were kept get theirs, so the status page shows them.
+	if err := s.backfillPublications(ctx); err != nil {
+		return len(results), err
+	}
 	return len(results), nil
 }
 

@@ -308,7 +308,7 @@ func BoxChart(id, title string, rows []BoxRow) templ.Component {
 		st := r.Stats
 		y := top + float64(n)*rowH
 		mid := y + rowH/2
-		w.text("row-label strong", labelW, mid-2, "end", fitText(r.Label, labelW-8))
+		w.text("row-label strong", labelW, mid-2, "end", fitText(r.Label, (labelW-8)/boldWidth))
 		w.text("row-label", labelW, mid+11, "end", fmt.Sprintf("%d of %d", st.N(), st.Total))
 		if st.N() == 0 {
 			w.text("value-label", axis.from+4, mid+4, "start", "no recorded values")
@@ -436,7 +436,7 @@ func CountChart(id, title string, labels []string, counts []int) templ.Component
 	w.open(id, "chart counts", width, height, title, fmt.Sprintf("%d incidents in %d groups.", total, len(labels)))
 	for n, label := range labels {
 		y := top + float64(n)*rowH
-		w.text("row-label strong", labelW, y+rowH/2+4, "end", fitText(label, labelW-8))
+		w.text("row-label strong", labelW, y+rowH/2+4, "end", fitText(label, (labelW-8)/boldWidth))
 		bw := 0.0
 		if peak > 0 {
 			bw = (width - labelW - 10 - right) * float64(counts[n]) / float64(peak)
@@ -533,6 +533,9 @@ func factorOptions(factors []Option, current string) []Option {
 	}
 	return append([]Option{{current, current}}, factors...)
 }
+
+// boldWidth is how much wider bold labels run than textWidth's estimate.
+const boldWidth = 1.14
 
 // fitText shortens a label with an ellipsis to fit a width; the full text stays in the mark's
 // title and in the table beside the chart.

@@ -27,7 +27,7 @@ func recurrenceStrip(r models.FactorRecurrence) string {
 	if first.IsZero() {
 		return ""
 	}
-	const width, height, pad = 600.0, 36.0, 8.0
+	const width, height, pad = 1000.0, 40.0, 8.0
 	span := last.Sub(first).Seconds()
 	var b strings.Builder
 	id := "strip-" + html.EscapeString(r.Factor.Slug)

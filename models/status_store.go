@@ -1,0 +1,165 @@
+package models
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"gorm.io/gorm"
+)
+
+// publicIncidentColumns are the only incident columns the status page reads: none of the
+// narrative, which reaches the public solely through a published PostmortemVersion.
+var publicIncidentColumns = []string{
+	"id", "title", "severity", "status", "time_zone", "started_at", "mitigated_at", "resolved_at",
+	"postmortem_state", "published_at", "public", "created_at", "updated_at",
+}
+
+// PublicFilter narrows the status page's incidents.
+type PublicFilter struct {
+	OpenOnly bool // only those not resolved
+	Limit    int  // 50 when zero
+	Offset   int
+}
+
+// publicIncidents reads public incidents with their services, their public timeline entries and
+// their impact windows without notes: nothing internal is even loaded.
+func (s *Store) publicIncidents(ctx context.Context) *gorm.DB {
+	return s.read.WithContext(ctx).Model(&Incident{}).Select(publicIncidentColumns).Where("public").
+		Preload("Services", orderByName).
+		Preload("Timeline", func(db *gorm.DB) *gorm.DB {
+			return db.Where("public").Order("at, id")
+		}).
+		Preload("ImpactWindows", func(db *gorm.DB) *gorm.DB {
+			return db.Select("id", "incident_id", "started_at", "ended_at", "level", "created_at", "updated_at").Order("started_at, id")
+		}).
+		Preload("ImpactWindows.Services", orderByName)
+}
+
+// PublicIncidents lists public incidents for the status page, newest start first, and how many
+// match in all.
+func (s *Store) PublicIncidents(ctx context.Context, f PublicFilter) ([]Incident, int64, error) {
+	count := s.read.WithContext(ctx).Model(&Incident{}).Where("public")
+	q := s.publicIncidents(ctx)
+	if f.OpenOnly {
+		count = count.Where("status <> ?", "resolved")
+		q = q.Where("status <> ?", "resolved")
+	}
+	var total int64
+	if err := count.Count(&total).Error; err != nil {
+		return nil, 0, fmt.Errorf("count public incidents: %w", err)
+	}
+	if f.Limit <= 0 {
+		f.Limit = 50
+	}
+	var incidents []Incident
+	if err := q.Order(s.startedDesc()).Order("id DESC").Limit(f.Limit).Offset(f.Offset).Find(&incidents).Error; err != nil {
+		return nil, 0, fmt.Errorf("list public incidents: %w", err)
+	}
+	return incidents, total, nil
+}
+
+// PublicIncident loads one public incident as the status page may show it; a private or deleted
+// one is ErrNotFound.
+func (s *Store) PublicIncident(ctx context.Context, id int64) (*Incident, error) {
+	var inc Incident
+	if err := s.publicIncidents(ctx).Where("id = ?", id).Take(&inc).Error; err != nil {
+		return nil, notFound(err, fmt.Sprintf("public incident %d", id))
+	}
+	return &inc, nil
+}
+
+// PublicIncidentList lists every public incident's id, title, severity, status, start and
+// postmortem state, newest first, for the status page's history: no children are loaded.
+func (s *Store) PublicIncidentList(ctx context.Context, limit, offset int) ([]Incident, int64, error) {
+	var total int64
+	if err := s.read.WithContext(ctx).Model(&Incident{}).Where("public").Count(&total).Error; err != nil {
+		return nil, 0, fmt.Errorf("count public incidents: %w", err)
+	}
+	var incidents []Incident
+	err := s.read.WithContext(ctx).Model(&Incident{}).Select(publicIncidentColumns).Where("public").
+		Order(s.startedDesc()).Order("id DESC").Limit(limit).Offset(offset).Find(&incidents).Error
+	if err != nil {
+		return nil, 0, fmt.Errorf("list public incidents: %w", err)
+	}
+	return incidents, total, nil
+}
+
+// PublicServices lists the services named by public incidents, by name: the components of the
+// status page. Services only private incidents name stay unknown to the public.
+func (s *Store) PublicServices(ctx context.Context) ([]Service, error) {
+	var services []Service
+	err := s.read.WithContext(ctx).Model(&Service{}).
+		Where("id IN (SELECT incident_services.service_id FROM incident_services JOIN incidents ON incidents.id = incident_services.incident_id WHERE incidents.public AND incidents.deleted_at IS NULL)").
+		Order("name").Find(&services).Error
+	if err != nil {
+		return nil, fmt.Errorf("list public services: %w", err)
+	}
+	return services, nil
+}
+
+// PublicUpdatedAt is when a public incident last changed, or nil when there is none.
+func (s *Store) PublicUpdatedAt(ctx context.Context) (*time.Time, error) {
+	var incidents []Incident
+	err := s.read.WithContext(ctx).Model(&Incident{}).Select("updated_at").Where("public").Order("updated_at DESC").Limit(1).Find(&incidents).Error
+	if err != nil {
+		return nil, fmt.Errorf("last public change: %w", err)
+	}
+	if len(incidents) == 0 {
+		return nil, nil
+	}
+	at := incidents[0].UpdatedAt.UTC()
+	return &at, nil
+}
+
+// ChangeMark is a number that grows with every change to the records: every write appends to
+// the history in its own transaction. The status page caches what it serves under it.
+func (s *Store) ChangeMark(ctx context.Context) (int64, error) {
+	var mark int64
+	if err := s.read.WithContext(ctx).Raw("SELECT COALESCE(MAX(id), 0) FROM audit_entries").Scan(&mark).Error; err != nil {
+		return 0, fmt.Errorf("read change mark: %w", err)
+	}
+	return mark, nil
+}
+
+// ServiceLevels works out each service's impact level at an instant from incidents' impact
+// windows: the worst level among the windows that have begun and not ended and that name it. A
+// window naming no service covers every service of its incident. Services without impact are
+// left out.
+func ServiceLevels(incidents []Incident, now time.Time) map[string]string {
+	rank := map[string]int{"degraded": 1, "partial_outage": 2, "major_outage": 3}
+	levels := map[string]string{}
+	for n := range incidents {
+		inc := &incidents[n]
+		for _, w := range inc.ImpactWindows {
+			end := WindowEnd(w, inc)
+			if w.StartedAt.After(now) || (end != nil && !end.After(now)) {
+				continue
+			}
+			names := w.ServiceNames()
+			if len(names) == 0 {
+				names = inc.ServiceNames()
+			}
+			for _, name := range names {
+				if rank[w.Level] > rank[levels[name]] {
+					levels[name] = w.Level
+				}
+			}
+		}
+	}
+	return levels
+}
+
+// PublicEvents returns an incident's public timeline entries, newest first, as the status page
+// lists them.
+func PublicEvents(inc *Incident) []TimelineEvent {
+	var out []TimelineEvent
+	for _, ev := range inc.Timeline {
+		if ev.Public {
+			out = append(out, ev)
+		}
+	}
+	slices.Reverse(out)
+	return out
+}
