@@ -1,7 +1,10 @@
 package handlers
 
 import (
+	"context"
 	"errors"
+	"net/http"
+	"net/url"
 	"strconv"
 
 	"github.com/labstack/echo/v4"
@@ -57,3 +60,49 @@ func anchor(prefix string, id int64) string { return prefix + "-" + strconv.Form
 
 // isConflict tells whether a save lost a race with another edit.
 func isConflict(err error) bool { return errors.Is(err, models.ErrConflict) }
+
+// childForm describes one kind of nested record's add or edit form for childSave.
+type childForm[V, I any] struct {
+	parse func(url.Values) (V, I, models.FieldErrors)
+	// save writes the record (id 0: a new one) and returns its id.
+	save func(ctx context.Context, incidentID, id int64, in I) (int64, error)
+	// place puts the failed form back on the page: the add form, or the edit form in place.
+	place  func(v *templates.IncidentView, f templates.ChildForm[V])
+	anchor string // the record's element id prefix, e.g. "event"
+	what   string // the record in words, for errors
+}
+
+// childSave handles the add and edit forms of timeline entries and impact windows: read,
+// validate, save and go back to the record; or show the page again with the input kept and the
+// reason beside each field.
+func childSave[V, I any](h *Handlers, c echo.Context, edit bool, f childForm[V, I]) error {
+	incidentID, err := pathID(c, "id")
+	if err != nil {
+		return err
+	}
+	var id int64
+	if edit {
+		if id, err = pathID(c, "child"); err != nil {
+			return err
+		}
+	}
+	form, err := formValues(c)
+	if err != nil {
+		return err
+	}
+	values, in, errs := f.parse(form)
+	if len(errs) > 0 {
+		return h.childFormFailed(c, incidentID, http.StatusUnprocessableEntity, func(v *templates.IncidentView) {
+			f.place(v, templates.ChildForm[V]{ID: id, Values: values, Errors: errs})
+		})
+	}
+	saved, err := f.save(c.Request().Context(), incidentID, id, in)
+	if err != nil {
+		what := f.what
+		if !edit {
+			what = "incident"
+		}
+		return storeError(err, what)
+	}
+	return seeOther(c, incidentURL(incidentID)+"#"+anchor(f.anchor, saved))
+}

@@ -1,33 +1,28 @@
 package handlers
 
 import (
-	"net/http"
+	"context"
 
 	"github.com/labstack/echo/v4"
 
+	"hindsight/models"
 	"hindsight/templates"
 )
 
 // FollowUpCreate adds a follow-up action from the form on the incident page.
 func (h *Handlers) FollowUpCreate(c echo.Context) error {
-	incidentID, err := pathID(c, "id")
-	if err != nil {
-		return err
-	}
-	form, err := formValues(c)
-	if err != nil {
-		return err
-	}
-	values, in, errs := followUpForm(form)
-	if len(errs) > 0 {
-		return h.childFormFailed(c, incidentID, http.StatusUnprocessableEntity, func(v *templates.IncidentView) {
-			v.NewFollowUp = templates.ChildForm[templates.FollowUpFormValues]{Values: values, Errors: errs}
-			v.Open = "follow-ups"
-		})
-	}
-	f, err := h.Store.CreateFollowUp(c.Request().Context(), incidentID, in)
-	if err != nil {
-		return storeError(err, "incident")
-	}
-	return childSaved(c, nil, incidentID, anchor("follow-up", f.ID), "follow-up")
+	return childSave(h, c, false, childForm[templates.FollowUpFormValues, models.FollowUpInput]{
+		parse: followUpForm,
+		save: func(ctx context.Context, incidentID, _ int64, in models.FollowUpInput) (int64, error) {
+			f, err := h.Store.CreateFollowUp(ctx, incidentID, in)
+			if err != nil {
+				return 0, err
+			}
+			return f.ID, nil
+		},
+		place: func(v *templates.IncidentView, f templates.ChildForm[templates.FollowUpFormValues]) {
+			v.NewFollowUp, v.Open = f, "follow-ups"
+		},
+		anchor: "follow-up", what: "follow-up",
+	})
 }

@@ -28,9 +28,9 @@ type IncidentFilter struct {
 // regions, and the total number that match the filter.
 func (s *Store) ListIncidents(ctx context.Context, f IncidentFilter) ([]Incident, int64, error) {
 	q := s.filterIncidents(s.read.WithContext(ctx), f)
-	var total int64
-	if err := q.Count(&total).Error; err != nil {
-		return nil, 0, fmt.Errorf("count incidents: %w", err)
+	total, err := s.countIncidents(s.read.WithContext(ctx), f)
+	if err != nil {
+		return nil, 0, err
 	}
 	var incidents []Incident
 	q = q.Preload("Services", orderByName).Preload("Regions", orderByName).Preload("Factors", orderByName)
@@ -348,6 +348,10 @@ func namedIDs(tx *gorm.DB, table string, names []string) ([]int64, error) {
 	}
 	return ids, nil
 }
+
+// UniqueNames trims names and drops empty ones and case-insensitive repeats, keeping the first
+// spelling: how the store keeps lists of services, regions and factors.
+func UniqueNames(names []string) []string { return uniqueNames(names) }
 
 func uniqueNames(names []string) []string {
 	seen := map[string]bool{}

@@ -226,16 +226,7 @@ func compareBool(a, b bool) int {
 // normalNames is a name list as the store keeps it: trimmed, without case-insensitive repeats,
 // sorted.
 func normalNames(names []string) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, name := range names {
-		name = strings.TrimSpace(name)
-		if name == "" || seen[strings.ToLower(name)] {
-			continue
-		}
-		seen[strings.ToLower(name)] = true
-		out = append(out, name)
-	}
+	out := models.UniqueNames(names)
 	slices.Sort(out)
 	return out
 }

@@ -333,22 +333,9 @@ func serviceNames(w wireIncident) []string {
 			names = append(names, c.Name)
 		}
 	}
-	return uniqueNames(names)
+	return models.UniqueNames(names)
 }
 
-func uniqueNames(names []string) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, name := range names {
-		name = strings.TrimSpace(name)
-		if name == "" || seen[strings.ToLower(name)] {
-			continue
-		}
-		seen[strings.ToLower(name)] = true
-		out = append(out, name)
-	}
-	return out
-}
 
 // parseTime reads a Statuspage instant; an empty value is nil and fine.
 func parseTime(value string) (*time.Time, bool) {

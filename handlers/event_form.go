@@ -1,0 +1,58 @@
+package handlers
+
+import (
+	"context"
+
+	"hindsight/models"
+	"hindsight/templates"
+)
+
+// eventForms is the timeline entry's add and edit form.
+func (h *Handlers) eventForms() childForm[templates.EventFormValues, models.EventInput] {
+	return childForm[templates.EventFormValues, models.EventInput]{
+		parse: eventForm,
+		save: func(ctx context.Context, incidentID, id int64, in models.EventInput) (int64, error) {
+			if id != 0 {
+				return id, h.Store.UpdateEvent(ctx, incidentID, id, in)
+			}
+			ev, err := h.Store.CreateEvent(ctx, incidentID, in)
+			if err != nil {
+				return 0, err
+			}
+			return ev.ID, nil
+		},
+		place: func(v *templates.IncidentView, f templates.ChildForm[templates.EventFormValues]) {
+			if f.ID != 0 {
+				v.EditEvent = f
+				return
+			}
+			v.NewEvent, v.Open = f, "timeline"
+		},
+		anchor: "event", what: "timeline entry",
+	}
+}
+
+// windowForms is the impact window's add and edit form.
+func (h *Handlers) windowForms() childForm[templates.WindowFormValues, models.WindowInput] {
+	return childForm[templates.WindowFormValues, models.WindowInput]{
+		parse: windowForm,
+		save: func(ctx context.Context, incidentID, id int64, in models.WindowInput) (int64, error) {
+			if id != 0 {
+				return id, h.Store.UpdateWindow(ctx, incidentID, id, in)
+			}
+			w, err := h.Store.CreateWindow(ctx, incidentID, in)
+			if err != nil {
+				return 0, err
+			}
+			return w.ID, nil
+		},
+		place: func(v *templates.IncidentView, f templates.ChildForm[templates.WindowFormValues]) {
+			if f.ID != 0 {
+				v.EditWindow = f
+				return
+			}
+			v.NewWindow, v.Open = f, "windows"
+		},
+		anchor: "window", what: "impact window",
+	}
+}
