@@ -169,19 +169,6 @@ type instant int64
 
 const unknown instant = math.MinInt64
 
-// Scan reads a nullable integer column without the 16 bytes of an sql.NullInt64.
-func (t *instant) Scan(src any) error {
-	switch v := src.(type) {
-	case nil:
-		*t = unknown
-	case int64:
-		*t = instant(v)
-	default:
-		return fmt.Errorf("a milestone in Unix seconds, got %T", src)
-	}
-	return nil
-}
-
 // The impact of one incident, from its windows.
 const (
 	impactNone     uint8 = iota // no window
@@ -365,42 +352,17 @@ func (s *Store) Insights(ctx context.Context, f InsightsFilter) (*Insights, erro
 	return out, nil
 }
 
-// readIntColumns reads a query's integer columns, NULL as unknown, column by column. On SQLite
-// the result comes back as one row holding a comma-separated list per column: drawing 100,000
-// rows one at a time through database/sql and the pure-Go SQLite costs more than the scan itself
-// (a lock, a type switch and an allocation for every cell), where a list per column costs one
-// string. PostgreSQL's driver reads plain rows cheaply. Every aggregate of one SQLite query steps
-// through the same rows in the same order, so the lists line up.
+// readIntColumns reads a query's integer columns, NULL as unknown, column by column. The result
+// comes back as one row holding a comma-separated list per column: drawing 100,000 rows one at a
+// time through database/sql costs more than the scan itself (on the pure-Go SQLite a lock, a type
+// switch and an allocation for every value), where a list per column costs one string. Every
+// aggregate of one query steps through the same rows in the same order, so the lists line up;
+// PostgreSQL's parallel workers combine their partial lists tuple by tuple, which keeps them so.
 func (s *Store) readIntColumns(ctx context.Context, what string, q columnsQuery, args []any) ([][]int64, error) {
-	exprs := q.exprs
-	cols := make([][]int64, len(exprs))
-	if s.dialect == "postgres" {
-		rows, err := s.read.WithContext(ctx).Raw(s.columnsSQL(q), args...).Rows()
-		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", what, err)
-		}
-		defer rows.Close()
-		cells := make([]instant, len(exprs))
-		ptrs := make([]any, len(exprs))
-		for n := range cells {
-			ptrs[n] = &cells[n]
-		}
-		for rows.Next() {
-			if err := rows.Scan(ptrs...); err != nil {
-				return nil, fmt.Errorf("read %s: %w", what, err)
-			}
-			for n, v := range cells {
-				cols[n] = append(cols[n], int64(v))
-			}
-		}
-		if err := rows.Err(); err != nil {
-			return nil, fmt.Errorf("read %s: %w", what, err)
-		}
-		return cols, nil
-	}
+	cols := make([][]int64, len(q.exprs))
 	row := s.read.WithContext(ctx).Raw(s.columnsSQL(q), args...).Row()
-	texts := make([]sql.NullString, len(exprs))
-	ptrs := make([]any, len(exprs))
+	texts := make([]sql.NullString, len(q.exprs))
+	ptrs := make([]any, len(q.exprs))
 	for n := range texts {
 		ptrs[n] = &texts[n]
 	}
@@ -428,15 +390,15 @@ type columnsQuery struct {
 	from  string
 }
 
-// columnsSQL writes the query in the dialect's shape: plain rows on PostgreSQL, one row of lists
-// on SQLite.
+// columnsSQL aggregates each column into one list, in the dialect's words.
 func (s *Store) columnsSQL(q columnsQuery) string {
-	if s.dialect == "postgres" {
-		return "SELECT " + strings.Join(q.exprs, ", ") + " FROM " + q.from
-	}
 	lists := make([]string, len(q.exprs))
 	for n, e := range q.exprs {
-		lists[n] = "group_concat(ifnull(" + e + ", ''))"
+		if s.dialect == "postgres" {
+			lists[n] = "string_agg(COALESCE(CAST(" + e + " AS TEXT), ''), ',')"
+		} else {
+			lists[n] = "group_concat(ifnull(" + e + ", ''))"
+		}
 	}
 	return "SELECT " + strings.Join(lists, ", ") + " FROM " + q.from
 }
@@ -763,24 +725,18 @@ func (s *Store) tagGroups(ctx context.Context, rows []insightRow, groupBy, where
 	case "factor":
 		table, link, column = "factors", "incident_factors", "factor_id"
 	}
-	query := `SELECT l.incident_id, l.` + column + ` FROM ` + link + ` l
-		JOIN incidents i ON i.id = l.incident_id WHERE ` + where + ` ORDER BY l.incident_id`
-	sqlRows, err := s.read.WithContext(ctx).Raw(query, args...).Rows()
+	cols, err := s.readIntColumns(ctx, table, columnsQuery{
+		exprs: []string{"l.incident_id", "l." + column},
+		from:  link + " l JOIN incidents i ON i.id = l.incident_id WHERE " + where,
+	}, args)
 	if err != nil {
-		return groups{}, fmt.Errorf("read %s: %w", table, err)
+		return groups{}, err
 	}
-	defer sqlRows.Close()
-	var links []idValue
-	for sqlRows.Next() {
-		var l idValue
-		if err := sqlRows.Scan(&l.id, &l.value); err != nil {
-			return groups{}, fmt.Errorf("read %s: %w", table, err)
-		}
-		links = append(links, l)
+	links := make([]idValue, len(cols[0]))
+	for n := range links {
+		links[n] = idValue{cols[0][n], cols[1][n]}
 	}
-	if err := sqlRows.Err(); err != nil {
-		return groups{}, fmt.Errorf("read %s: %w", table, err)
-	}
+	slices.SortFunc(links, func(a, b idValue) int { return cmpInt64(a.id, b.id) })
 	var names []Service // a service, a region or a factor: each has an id and a name
 	if err := s.read.WithContext(ctx).Table(table).Select("id", "name").Find(&names).Error; err != nil {
 		return groups{}, fmt.Errorf("read %s: %w", table, err)

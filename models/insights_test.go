@@ -401,9 +401,13 @@ func enrich(b testing.TB, s *models.Store) {
 }
 
 // BenchmarkInsights100k aggregates 100,000 incidents with 300,000 timeline events and 133,000
-// impact windows: the store's share of the insights page.
-func BenchmarkInsights100k(b *testing.B) {
-	s := storetest.SQLite(b)
+// impact windows: the store's share of the insights page, on SQLite.
+func BenchmarkInsights100k(b *testing.B) { benchmarkInsights(b, storetest.SQLite(b)) }
+
+// BenchmarkInsights100kPostgres is the same on PostgreSQL, when HINDSIGHT_TEST_POSTGRES_URL is set.
+func BenchmarkInsights100kPostgres(b *testing.B) { benchmarkInsights(b, storetest.Postgres(b)) }
+
+func benchmarkInsights(b *testing.B, s *models.Store) {
 	storetest.Fill(b, s, 100000)
 	enrich(b, s)
 	ctx := context.Background()
