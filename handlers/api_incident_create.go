@@ -12,6 +12,9 @@ func (h *Handlers) APIIncidentCreate(c echo.Context) error {
 	if err != nil || body == nil {
 		return err
 	}
+	if err := publishGuard(c, "none", in.PostmortemState); err != nil {
+		return err
+	}
 	inc, err := h.Store.CreateIncident(c.Request().Context(), in, children)
 	if fe, ok := asFieldErrors(err); ok {
 		return invalid(c, fe)

@@ -17,6 +17,9 @@ func (h *Handlers) APIIncidentUpdate(c echo.Context) error {
 	if err != nil || body == nil {
 		return err
 	}
+	if err := h.guardStoredPublish(c, id, in.PostmortemState); err != nil {
+		return err
+	}
 	inc, err := h.Store.UpdateIncident(c.Request().Context(), id, body.Version, in, children)
 	if fe, ok := asFieldErrors(err); ok {
 		return invalid(c, fe)

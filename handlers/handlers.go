@@ -25,6 +25,9 @@ type Handlers struct {
 	SetupToken string
 	// Warmed, when set, is closed once start-up has warmed the caches; /readyz waits for it.
 	Warmed <-chan struct{}
+
+	// status keeps the public status page's answers until the records change.
+	status statusCache
 }
 
 // render writes a component into a buffer first, so a failed render becomes a clean 500 page

@@ -24,6 +24,9 @@ func (h *Handlers) IncidentCreate(c echo.Context) error {
 		page.Values, page.Errors, page.Warnings = values, errs, in.Milestones.OrderWarnings()
 		return render(c, http.StatusUnprocessableEntity, templates.IncidentFormPage(page))
 	}
+	if err := publishGuard(c, "none", in.PostmortemState); err != nil {
+		return err
+	}
 	inc, err := h.Store.CreateIncident(c.Request().Context(), in, models.Children{})
 	if err != nil {
 		return err

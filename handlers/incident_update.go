@@ -24,6 +24,9 @@ func (h *Handlers) IncidentUpdate(c echo.Context) error {
 	values, in, errs := incidentForm(form)
 	version := formVersion(form)
 	if len(errs) == 0 {
+		if err := h.guardStoredPublish(c, id, in.PostmortemState); err != nil {
+			return err
+		}
 		_, err = h.Store.UpdateIncident(c.Request().Context(), id, version, in, models.Children{})
 		if err == nil {
 			return seeOther(c, incidentURL(id))

@@ -13,8 +13,9 @@ import (
 	"hindsight/templates"
 )
 
-// stripPlotLimit is the largest group whose incidents the box plots draw one by one.
-const stripPlotLimit = 150
+// stripPlotLimit is the largest group whose incidents the box plots draw one by one; the store's
+// insights cache and its warm-up compute for it.
+const stripPlotLimit = models.StripPlotLimit
 
 // insightsQuery holds the insights filter's enumerated values for the validator; the dates are
 // read apart, so a bad one gets a message that says how to write it.

@@ -7,14 +7,28 @@ import (
 	"time"
 )
 
-// Sample services and regions that FillSample spreads its incidents over.
+// Sample services, regions and wording that FillSample spreads its incidents over, so that text
+// search and similarity see a vocabulary rather than one sentence ten thousand times.
 var (
 	sampleServices = []string{"Orchestrator", "Action Center", "Authorization Service", "Router"}
 	sampleRegions  = []string{"Canada", "Europe", "US"}
+	sampleSymptoms = []string{"elevated errors", "slow responses", "failed sign-ins", "delayed notifications",
+		"timeouts on document uploads", "stale dashboards", "dropped webhooks", "partial outage of the API",
+		"queue backlog", "certificate expiry", "DNS resolution failures", "replication lag"}
+	sampleSummaries = []string{
+		"Requests failed for a subset of customers.",
+		"A configuration change rolled out to every region at once.",
+		"Caches came up cold after a restart and the database took the full load.",
+		"Clients retried without backoff and amplified the load.",
+		"Health checks removed slow but working machines from rotation.",
+		"A dependency degraded and our timeouts were longer than the path needed.",
+		"Capacity headroom ran out during a traffic peak.",
+		"Alerts fired on failures but not on latency, so customers noticed first.",
+	}
 )
 
 // FillSample adds n synthetic incidents in one transaction, for load tests, benchmarks and
-// query-count tests: ten thousand take about a second on SQLite. They start an hour apart going
+// query-count tests: ten thousand take a few seconds on SQLite. They start an hour apart going
 // back from 2026-01-01, carry the usual milestones, and are spread over four services, three
 // regions and every severity, status, detection method and postmortem state. It writes no
 // history: these records were never typed by anyone.
@@ -63,7 +77,8 @@ func (s *Store) FillSample(ctx context.Context, n int) error {
 		resolved := start.Add(time.Duration(60+i%600) * time.Minute)
 		var id int64
 		err := insertIncident.QueryRowContext(ctx,
-			fmt.Sprintf("Incident %d: elevated errors", i), "Requests failed for a subset of customers.",
+			fmt.Sprintf("%s: %s in %s (#%d)", sampleServices[i%len(sampleServices)], sampleSymptoms[i%len(sampleSymptoms)],
+				sampleRegions[i%len(sampleRegions)], i), sampleSummaries[(i/3)%len(sampleSummaries)],
 			Severities[i%4], Statuses[i%4], DetectionMethods[i%5],
 			start, detected, resolved, PostmortemStates[i%4], now).Scan(&id)
 		if err != nil {

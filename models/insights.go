@@ -288,22 +288,12 @@ func (s *Store) insightsWhere(f InsightsFilter) (string, []any, bool) {
 	return strings.Join(where, " AND "), args, len(where) > 1
 }
 
-// Insights aggregates the figures of the incidents a filter chooses. It reads one narrow row per
-// incident, and beside it each incident's first public update and its impact windows, then
-// computes every number in Go: SQLite and PostgreSQL give the same answers to the second.
-func (s *Store) Insights(ctx context.Context, f InsightsFilter) (*Insights, error) {
-	if f.Interval == "" {
-		f.Interval = "month"
-	}
-	if f.GroupBy == "" {
-		f.GroupBy = "severity"
-	}
-	if f.SlowestListed <= 0 {
-		f.SlowestListed = SlowestListed
-	}
-	if f.InvalidListed <= 0 {
-		f.InvalidListed = MaxInvalidListed
-	}
+// ComputeInsights aggregates the figures of the incidents a filter chooses, without the cache
+// that Insights serves from. It reads one narrow row per incident, and beside it each incident's
+// first public update and its impact windows, then computes every number in Go: SQLite and
+// PostgreSQL give the same answers to the second.
+func (s *Store) ComputeInsights(ctx context.Context, f InsightsFilter) (*Insights, error) {
+	f = f.normalized()
 	where, args, narrowed := s.insightsWhere(f)
 	// Four reads at once, each on its own connection: the incidents in two halves, their first
 	// public updates, their impact windows. Pure-Go SQLite spends about 100 ns on every value it
@@ -1012,7 +1002,7 @@ func aggregateFigure(res *figureResult, fig int, rows []insightRow, f InsightsFi
 		res.methods[rows[n].method].add(v)
 	}
 	if fig == 0 {
-		for k := len(keys) - 1; k >= 0 && len(res.slowest) < SlowestListed; k-- {
+		for k := len(keys) - 1; k >= 0 && len(res.slowest) < f.SlowestListed; k-- {
 			res.slowest = append(res.slowest, int(keys[k]&rowMask))
 		}
 	}

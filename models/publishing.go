@@ -326,3 +326,15 @@ func (s *Store) LatestPostmortems(ctx context.Context, incidentIDs []int64) (map
 	}
 	return out, nil
 }
+
+// PostmortemStateOf reads an incident's postmortem state alone.
+func (s *Store) PostmortemStateOf(ctx context.Context, id int64) (string, error) {
+	var states []string
+	if err := s.read.WithContext(ctx).Model(&Incident{}).Where("id = ?", id).Pluck("postmortem_state", &states).Error; err != nil {
+		return "", fmt.Errorf("postmortem state of incident %d: %w", id, err)
+	}
+	if len(states) == 0 {
+		return "", fmt.Errorf("incident %d: %w", id, ErrNotFound)
+	}
+	return states[0], nil
+}

@@ -163,3 +163,27 @@ func PublicEvents(inc *Incident) []TimelineEvent {
 	slices.Reverse(out)
 	return out
 }
+
+// countWrites counts every writing statement of this process. Reads go through the query and
+// row callbacks, so on PostgreSQL, where one pool serves both, they are not counted.
+func (s *Store) countWrites() error {
+	count := func(*gorm.DB) { s.writes.Add(1) }
+	cb := s.write.Callback()
+	for _, err := range []error{
+		cb.Create().After("gorm:create").Register("hindsight:writes", count),
+		cb.Update().After("gorm:update").Register("hindsight:writes", count),
+		cb.Delete().After("gorm:delete").Register("hindsight:writes", count),
+		cb.Raw().After("gorm:raw").Register("hindsight:writes", count),
+	} {
+		if err != nil {
+			return fmt.Errorf("register write counter: %w", err)
+		}
+	}
+	return nil
+}
+
+// LocalWrites is how many writing statements this process has run. It moves with every write
+// made here, before the write commits; ChangeMark is what moves with every committed write of
+// every process. Together they let a cache skip asking the database while nothing was written
+// here and it asked a moment ago.
+func (s *Store) LocalWrites() int64 { return s.writes.Load() }

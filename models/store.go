@@ -31,6 +31,10 @@ type Store struct {
 	provider *goose.Provider
 	// statements counts SQL statements, so tests can prove a page's query count is constant.
 	statements atomic.Int64
+	// writes counts the writing statements this process ran: see LocalWrites.
+	writes atomic.Int64
+	// insights keeps computed insights while the database's change counter stands still.
+	insights insightsCache
 }
 
 // Dialect is "sqlite" or "postgres".
@@ -99,6 +103,9 @@ func Open(ctx context.Context, databaseURL string) (*Store, error) {
 		if err := s.countStatements(db); err != nil {
 			return nil, err
 		}
+	}
+	if err := s.countWrites(); err != nil {
+		return nil, err
 	}
 	sqlDB, err := s.write.DB()
 	if err != nil {

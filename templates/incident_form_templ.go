@@ -468,7 +468,7 @@ func IncidentFormPage(v IncidentForm) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = SelectField("postmortem_state", "Postmortem state", Options(models.PostmortemStates), v.Values.PostmortemState, v.Errors.For("postmortem_state"), "").Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = SelectField("postmortem_state", "Postmortem state (only an admin publishes)", Options(models.PostmortemStates), v.Values.PostmortemState, v.Errors.For("postmortem_state"), "").Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

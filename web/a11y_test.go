@@ -13,6 +13,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -27,6 +28,8 @@ import (
 	"hindsight/models/storetest"
 	"hindsight/web"
 )
+
+var statusLink = regexp.MustCompile(`href="/status/incidents/(\d+)"`)
 
 // AxeEnv names axe-core's axe.min.js when it is not where .ci/run installs it.
 const AxeEnv = "HINDSIGHT_AXE_JS"
@@ -187,6 +190,12 @@ func htmlPages(t *testing.T, srv *httptest.Server, e *echo.Echo) []string {
 		}
 	}
 	ids := map[string]int64{"/incidents/": incident, "/follow-ups/": followUp}
+	// The public status page links its incidents.
+	if _, body := get("/status"); statusLink.MatchString(body) {
+		var id int64
+		fmt.Sscan(statusLink.FindStringSubmatch(body)[1], &id)
+		ids["/status/incidents/"] = id
+	}
 
 	seen := map[string]bool{}
 	var pages []string

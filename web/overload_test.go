@@ -182,3 +182,29 @@ func TestOverloadAnswers503AtOnceAndRecovers(t *testing.T) {
 			len(recoveredIn), recoveredIn[len(recoveredIn)/2])
 	}
 }
+
+// TestReadyzWaitsForWarmCaches keeps /readyz at 503 until start-up says the caches are warm,
+// while /healthz answers from the start.
+func TestReadyzWaitsForWarmCaches(t *testing.T) {
+	warmed := make(chan struct{})
+	store := storetest.SQLite(t)
+	e := web.New(web.Deps{Store: store, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Warmed: warmed})
+	probe := func(path string) int {
+		rec := httptest.NewRecorder()
+		e.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path, nil))
+		return rec.Code
+	}
+	if got := probe("/readyz"); got != http.StatusServiceUnavailable {
+		t.Errorf("/readyz while warming up: %d, want 503", got)
+	}
+	if got := probe("/healthz"); got != http.StatusOK {
+		t.Errorf("/healthz while warming up: %d, want 200", got)
+	}
+	if err := store.Warm(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	close(warmed)
+	if got := probe("/readyz"); got != http.StatusOK {
+		t.Errorf("/readyz once warm: %d, want 200", got)
+	}
+}

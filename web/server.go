@@ -100,7 +100,7 @@ func New(deps Deps) *echo.Echo {
 	e.Use(requestLogger(deps.Log))
 	e.Use(middleware.Recover())
 	e.Use(securityHeaders)
-	e.Use(middleware.BodyLimit(BodyLimit))
+	e.Use(bodyLimits())
 	e.Use(sessionMemo)
 	e.Use(echo.WrapMiddleware(sessions.LoadAndSave))
 	e.Use(authenticate(h))
@@ -140,6 +140,17 @@ func routes(r router, h *handlers.Handlers) {
 	r.get("/readyz", Public, h.Readyz)
 	r.e.StaticFS("/static", static.FS).Name = "role:" + Public
 
+	// The public status page and its Statuspage v2 API: no sign-in, only what is public.
+	r.get("/status", Public, h.StatusHome)
+	r.get("/status/history", Public, h.StatusHistory)
+	r.get("/status/incidents/:id", Public, h.StatusIncident)
+	r.get("/status/feed.atom", Public, h.StatusFeed)
+	r.get("/status/api/v2/summary.json", Public, h.StatusAPISummary)
+	r.get("/status/api/v2/status.json", Public, h.StatusAPIStatus)
+	r.get("/status/api/v2/components.json", Public, h.StatusAPIComponents)
+	r.get("/status/api/v2/incidents.json", Public, h.StatusAPIIncidents)
+	r.get("/status/api/v2/incidents/unresolved.json", Public, h.StatusAPIUnresolved)
+
 	r.get("/login", Public, h.LoginForm)
 	r.post("/login", Public, h.Login)
 	r.post("/logout", Public, h.Logout)
@@ -153,6 +164,10 @@ func routes(r router, h *handlers.Handlers) {
 	r.get("/admin/users", Admin, h.UserList)
 	r.post("/admin/users", Admin, h.UserCreate)
 	r.post("/admin/users/:id/role", Admin, h.UserRole)
+	r.get("/admin/settings", Admin, h.SettingsEdit)
+	r.post("/admin/settings", Admin, h.SettingsUpdate)
+	r.get("/admin/import", Admin, h.ImportForm)
+	r.post(importPath, Admin, h.ImportUpload) // takes up to 20 MiB: see bodyLimits
 
 	r.get("/incidents", Viewer, h.IncidentList)
 	r.get("/incidents/new", Responder, h.IncidentNew)
@@ -163,6 +178,11 @@ func routes(r router, h *handlers.Handlers) {
 	r.get("/incidents/:id/edit", Responder, h.IncidentEdit)
 	r.post("/incidents/:id/edit", Responder, h.IncidentUpdate)
 	r.post("/incidents/:id/delete", Responder, h.IncidentDelete)
+	r.get("/incidents/:id/postmortem", Viewer, h.PostmortemPreview)
+	r.post("/incidents/:id/postmortem/state", Responder, h.PostmortemState) // publishing needs admin
+	r.get("/incidents/:id/export.md", Viewer, h.IncidentExportMarkdown)
+	r.get("/incidents/:id/export.json", Viewer, h.IncidentExportJSON)
+	r.get("/incidents/:id/export.statuspage.json", Viewer, h.IncidentExportStatuspage)
 
 	r.post("/incidents/:id/events", Responder, h.EventCreate)
 	r.post("/incidents/:id/events/:child", Responder, h.EventUpdate)
@@ -229,7 +249,9 @@ func errorHandler(log *slog.Logger) echo.HTTPErrorHandler {
 					message = "There is no page at this address."
 				}
 			case http.StatusRequestEntityTooLarge:
-				message = "The request body is larger than 1 MiB."
+				if message == http.StatusText(status) {
+					message = "The request body is larger than 1 MiB."
+				}
 			case http.StatusMethodNotAllowed:
 				message = "This address does not take that method."
 			}

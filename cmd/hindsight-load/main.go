@@ -48,6 +48,7 @@ type config struct {
 	password    string
 	seed        int
 	writeShare  float64
+	serverPID   int
 }
 
 // statusAPIPath is the public Statuspage-compatible feed, measured when the server has it.
@@ -67,6 +68,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	fs.StringVar(&cfg.password, "password", os.Getenv("HINDSIGHT_PASSWORD"), "its password; env HINDSIGHT_PASSWORD")
 	fs.IntVar(&cfg.seed, "seed", 0, "first make sure the database holds at least this many incidents, adding the missing ones through the API")
 	fs.Float64Var(&cfg.writeShare, "writes", 0.10, "share of the mixed requests that write through the API (half create, half update)")
+	fs.IntVar(&cfg.serverPID, "server-pid", 0, "the server's process id: adds the server's CPU time per request to each phase (read from /proc), which does not depend on what else the machine runs")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -483,9 +485,10 @@ type routeStats struct {
 }
 
 type phaseResult struct {
-	name    string
-	elapsed time.Duration
-	routes  map[string]*routeStats
+	name      string
+	elapsed   time.Duration
+	routes    map[string]*routeStats
+	serverCPU time.Duration // the server's user and system CPU time during the phase, when known
 }
 
 func (p *phaseResult) errors() int {
@@ -503,6 +506,7 @@ func (t *target) runPhase(ctx context.Context, name string, d time.Duration, nex
 	var sent atomic.Int64
 	workers := make([]*worker, t.cfg.connections)
 	var wg sync.WaitGroup
+	cpuBefore := processCPU(t.cfg.serverPID)
 	start := time.Now()
 	for n := range workers {
 		w := &worker{rng: rand.New(rand.NewPCG(uint64(n), rand.Uint64())), stats: map[string]*routeStats{}}
@@ -528,11 +532,25 @@ func (t *target) runPhase(ctx context.Context, name string, d time.Duration, nex
 					st.errors++
 					st.statuses[status]++
 				}
+				if status == http.StatusServiceUnavailable {
+					// How fast refusals come back is the point of the server's in-flight cap.
+					refused := w.stats[refusedRoute]
+					if refused == nil {
+						refused = &routeStats{statuses: map[int]int{}}
+						w.stats[refusedRoute] = refused
+					}
+					refused.latencies = append(refused.latencies, took)
+				}
 			}
 		}()
 	}
 	wg.Wait()
 	result := &phaseResult{name: name, elapsed: time.Since(start), routes: map[string]*routeStats{}}
+	if cpuBefore >= 0 {
+		if after := processCPU(t.cfg.serverPID); after >= 0 {
+			result.serverCPU = after - cpuBefore
+		}
+	}
 	for _, w := range workers {
 		for route, st := range w.stats {
 			all := result.routes[route]
@@ -550,6 +568,9 @@ func (t *target) runPhase(ctx context.Context, name string, d time.Duration, nex
 	return result
 }
 
+// refusedRoute gathers the answers 503 (server busy) of every route, counted in their routes too.
+const refusedRoute = "(of which 503 busy)"
+
 // routeOrder lists the routes in the order the table shows them.
 var routeOrder = []string{"GET /healthz", "GET /incidents", "GET /incidents/:id", "GET " + statusAPIPath,
 	"POST /api/v1/incidents", "PUT /api/v1/incidents/:id"}
@@ -559,20 +580,39 @@ func printResults(out io.Writer, results []*phaseResult) {
 	fmt.Fprintln(tw, "phase\troute\trequests\treq/s\tp50\tp99\terrors\t")
 	for _, p := range results {
 		var all routeStats
+		shown := 0
 		for _, route := range routeOrder {
 			st := p.routes[route]
 			if st == nil {
 				continue
 			}
+			shown++
 			all.latencies = append(all.latencies, st.latencies...)
 			all.errors += st.errors
 			printRow(tw, p.name, route, st, p.elapsed)
 		}
-		if len(p.routes) > 1 {
+		if shown > 1 {
 			printRow(tw, p.name, "all", &all, p.elapsed)
+		}
+		if st := p.routes[refusedRoute]; st != nil {
+			printRow(tw, p.name, refusedRoute, st, p.elapsed)
 		}
 	}
 	tw.Flush()
+	for _, p := range results {
+		if p.serverCPU > 0 {
+			n := 0
+			for route, st := range p.routes {
+				if route != refusedRoute {
+					n += len(st.latencies)
+				}
+			}
+			if n > 0 {
+				fmt.Fprintf(out, "%s: the server used %.2f CPU cores, %.3f ms of CPU per request\n", p.name,
+					p.serverCPU.Seconds()/p.elapsed.Seconds(), float64(p.serverCPU.Microseconds())/1000/float64(n))
+			}
+		}
+	}
 	for _, p := range results {
 		for _, route := range routeOrder {
 			if st := p.routes[route]; st != nil && st.errors > 0 {
@@ -599,3 +639,28 @@ func percentile(sorted []time.Duration, q float64) time.Duration {
 }
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000) }
+
+// processCPU reads a process's user plus system CPU time from /proc, or -1 when it cannot.
+func processCPU(pid int) time.Duration {
+	if pid <= 0 {
+		return -1
+	}
+	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return -1
+	}
+	// The command name in parentheses may hold spaces: count the fields after its closing one.
+	fields := strings.Fields(string(raw[bytes.LastIndexByte(raw, ')')+1:]))
+	if len(fields) < 13 {
+		return -1
+	}
+	var utime, stime int64
+	if _, err := fmt.Sscan(fields[11], &utime); err != nil {
+		return -1
+	}
+	if _, err := fmt.Sscan(fields[12], &stime); err != nil {
+		return -1
+	}
+	// Linux reports clock ticks, 100 a second on every architecture Go supports here.
+	return time.Duration(utime+stime) * 10 * time.Millisecond
+}

@@ -23,9 +23,10 @@ func envInt(name string, fallback int) int {
 	return fallback
 }
 
-// warmUp warms the store's caches once in the background and closes the returned channel when
-// it is done, whether it worked or not: /readyz waits for it, and a failure is logged, never
-// retried (the readiness probe asks the database itself on every call).
+// warmUp warms the store's caches once in the background, the hot queries and then the default
+// insights, and closes the returned channel when it is done, whether it worked or not: /readyz
+// waits for it, and a failure is logged, never retried (the readiness probe asks the database
+// itself on every call).
 func warmUp(ctx context.Context, store *models.Store, log *slog.Logger) <-chan struct{} {
 	warmed := make(chan struct{})
 	go func() {
@@ -35,9 +36,15 @@ func warmUp(ctx context.Context, store *models.Store, log *slog.Logger) <-chan s
 		defer cancel()
 		if err := store.Warm(ctx); err != nil {
 			log.Warn("warming caches failed; serving anyway", "err", err)
+		} else {
+			log.Info("caches warm", "duration_ms", time.Since(start).Milliseconds())
+		}
+		start = time.Now()
+		if err := store.WarmInsights(ctx); err != nil {
+			log.Warn("warming insights failed; serving anyway", "err", err)
 			return
 		}
-		log.Info("caches warm", "duration_ms", time.Since(start).Milliseconds())
+		log.Info("insights warm", "duration_ms", time.Since(start).Milliseconds())
 	}()
 	return warmed
 }

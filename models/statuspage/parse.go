@@ -336,7 +336,6 @@ func serviceNames(w wireIncident) []string {
 	return models.UniqueNames(names)
 }
 
-
 // parseTime reads a Statuspage instant; an empty value is nil and fine.
 func parseTime(value string) (*time.Time, bool) {
 	value = strings.TrimSpace(value)

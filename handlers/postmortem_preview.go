@@ -1,0 +1,61 @@
+package handlers
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"hindsight/models"
+	"hindsight/models/mdexport"
+	"hindsight/templates"
+)
+
+// PostmortemPreview shows a postmortem exactly as the status page would show it if it were
+// published now, and, when a version was published before, what would change, line by line.
+func (h *Handlers) PostmortemPreview(c echo.Context) error {
+	inc, err := h.loadIncident(c)
+	if err != nil {
+		return err
+	}
+	view, err := h.postmortemPreview(c, inc)
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, templates.PostmortemPreviewPage(view))
+}
+
+func (h *Handlers) postmortemPreview(c echo.Context, inc *models.Incident) (templates.PostmortemPreviewView, error) {
+	ctx := c.Request().Context()
+	head, err := h.statusHead(ctx, inc.Title)
+	if err != nil {
+		return templates.PostmortemPreviewView{}, err
+	}
+	versions, err := h.Store.PostmortemVersions(ctx, inc.ID)
+	if err != nil {
+		return templates.PostmortemPreviewView{}, err
+	}
+	candidate := models.PublicVersionOf(inc)
+	view := templates.PostmortemPreviewView{
+		Page:     templates.Page{Title: "Public postmortem: " + inc.Title, Section: "incidents"},
+		Incident: inc, Versions: versions, StatusURL: "/status/incidents/" + itoa(inc.ID),
+		Changed: true,
+	}
+	pm := &templates.PublishedPostmortem{Markdown: mdexport.Published(candidate, head.Location), Preview: true}
+	if len(versions) > 0 {
+		latest := &versions[0]
+		published, err := latest.Public()
+		if err != nil {
+			return view, err
+		}
+		view.Latest = latest
+		view.Diff = models.LineDiff(mdexport.PublishedDocument(published, head.Location), mdexport.PublishedDocument(candidate, head.Location))
+		view.Changed = models.DiffChanged(view.Diff)
+		view.Diff = models.DiffContext(view.Diff, 3)
+		if !view.Changed && inc.PostmortemState == models.PostmortemPublished {
+			// What the status page shows now, to the byte.
+			pm = &templates.PublishedPostmortem{Markdown: mdexport.Published(published, head.Location), Version: latest.Version, PublishedAt: latest.PublishedAt}
+		}
+	}
+	view.Public = statusIncidentView(head, inc, pm)
+	return view, nil
+}

@@ -1,0 +1,33 @@
+package handlers
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"hindsight/models"
+	"hindsight/templates"
+)
+
+// SettingsUpdate saves the status page's name and time zone, or shows the form again with the
+// reasons beside the fields.
+func (h *Handlers) SettingsUpdate(c echo.Context) error {
+	form, err := formValues(c)
+	if err != nil {
+		return err
+	}
+	in := models.StatusSettings{Name: strings.TrimSpace(form.Get("name")), TimeZone: strings.TrimSpace(form.Get("time_zone"))}
+	err = h.Store.SaveStatusSettings(c.Request().Context(), in)
+	var errs models.FieldErrors
+	if errors.As(err, &errs) {
+		return render(c, http.StatusUnprocessableEntity, templates.SettingsPage(templates.SettingsView{
+			Page: templates.Page{Title: "Status page settings", Section: "users"}, Values: in, Errors: errs,
+		}))
+	}
+	if err != nil {
+		return err
+	}
+	return seeOther(c, "/admin/settings?saved=1")
+}

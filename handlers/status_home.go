@@ -1,0 +1,70 @@
+package handlers
+
+import (
+	"bytes"
+	"context"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"hindsight/models"
+	"hindsight/models/statuspage"
+	"hindsight/templates"
+)
+
+// statusHomeHistory is how many past incidents the status page lists before "All past incidents".
+const statusHomeHistory = 25
+
+// StatusHome serves the public status page: the overall state, the open public incidents with
+// their latest public update, each service's state and the recent history by month.
+func (h *Handlers) StatusHome(c echo.Context) error {
+	return h.serveStatus(c, echo.MIMETextHTMLCharsetUTF8, func(ctx context.Context) ([]byte, error) {
+		head, err := h.statusHead(ctx, "")
+		if err != nil {
+			return nil, err
+		}
+		open, _, err := h.Store.PublicIncidents(ctx, models.PublicFilter{OpenOnly: true, Limit: 200})
+		if err != nil {
+			return nil, err
+		}
+		services, err := h.Store.PublicServices(ctx)
+		if err != nil {
+			return nil, err
+		}
+		past, total, err := h.Store.PublicIncidentList(ctx, statusHomeHistory+len(open), 0)
+		if err != nil {
+			return nil, err
+		}
+		view := templates.StatusHomeView{Head: head}
+		var exported []statuspage.Incident
+		for n := range open {
+			inc := &open[n]
+			exported = append(exported, statuspage.Incident{Status: inc.Status, Impact: statuspage.Impact(inc.Severity)})
+			card := templates.StatusCard{
+				ID: inc.ID, Title: inc.Title, Status: inc.Status, Impact: statuspage.Impact(inc.Severity),
+				Started: publicStart(inc), Services: inc.ServiceNames(),
+			}
+			if updates := models.PublicEvents(inc); len(updates) > 0 {
+				card.Latest = &updates[0]
+			}
+			view.Open = append(view.Open, card)
+		}
+		overall := statuspage.OverallStatus(exported)
+		view.Indicator, view.Description = overall.Indicator, overall.Description
+		levels := models.ServiceLevels(open, time.Now())
+		for _, sv := range services {
+			view.Components = append(view.Components, templates.StatusComponent{Name: sv.Name, Status: statuspage.ComponentStatus(levels[sv.Name])})
+		}
+		var history []models.Incident
+		for _, inc := range past {
+			if inc.Status == "resolved" && len(history) < statusHomeHistory {
+				history = append(history, inc)
+			}
+		}
+		view.History = statusMonths(history, head.Location)
+		view.MoreHistory = total > int64(len(history)+len(open))
+		var buf bytes.Buffer
+		err = templates.StatusHome(view).Render(ctx, &buf)
+		return buf.Bytes(), err
+	})
+}

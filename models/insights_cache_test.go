@@ -1,0 +1,302 @@
+package models_test
+
+import (
+	"context"
+	"database/sql"
+	"reflect"
+	"sync"
+	"testing"
+	"time"
+
+	"hindsight/models"
+	"hindsight/models/storetest"
+)
+
+// insightsCounter reads the change counter the insights cache is checked against.
+func insightsCounter(t *testing.T, db *sql.DB) int64 {
+	t.Helper()
+	var n int64
+	if err := db.QueryRow("SELECT n FROM change_counters WHERE name = 'insights'").Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// TestChangeCounterMovesOnEveryInsightsTable writes to each table the insights read, around the
+// store as the CLI or another tool would, and proves every insert, update and delete moves the
+// counter, and that a table the insights do not read leaves it alone.
+func TestChangeCounterMovesOnEveryInsightsTable(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *models.Store) {
+		db, err := s.SQLDB()
+		if err != nil {
+			t.Fatal(err)
+		}
+		const ts = "'2026-01-01 00:00:00'"
+		steps := []struct{ table, sql string }{
+			{"services", "INSERT INTO services (id, name, created_at) VALUES (901, 'Probe', " + ts + ")"},
+			{"regions", "INSERT INTO regions (id, name, created_at) VALUES (901, 'Probe', " + ts + ")"},
+			{"factors", "INSERT INTO factors (id, slug, name, created_at, updated_at) VALUES (901, 'probe', 'Probe', " + ts + ", " + ts + ")"},
+			{"incidents", "INSERT INTO incidents (id, title, severity, status, created_at, updated_at) VALUES (901, 'Probe', 'sev3', 'resolved', " + ts + ", " + ts + ")"},
+			{"incident_services", "INSERT INTO incident_services (incident_id, service_id) VALUES (901, 901)"},
+			{"incident_regions", "INSERT INTO incident_regions (incident_id, region_id) VALUES (901, 901)"},
+			{"incident_factors", "INSERT INTO incident_factors (incident_id, factor_id) VALUES (901, 901)"},
+			{"timeline_events", "INSERT INTO timeline_events (id, incident_id, at, kind, status, public, created_at, updated_at) VALUES (901, 901, " + ts + ", 'status_update', 'investigating', TRUE, " + ts + ", " + ts + ")"},
+			{"impact_windows", "INSERT INTO impact_windows (id, incident_id, started_at, level, created_at, updated_at) VALUES (901, 901, " + ts + ", 'degraded', " + ts + ", " + ts + ")"},
+
+			{"services", "UPDATE services SET name = 'Probe 2' WHERE id = 901"},
+			{"regions", "UPDATE regions SET name = 'Probe 2' WHERE id = 901"},
+			{"factors", "UPDATE factors SET name = 'Probe 2' WHERE id = 901"},
+			{"incidents", "UPDATE incidents SET severity = 'sev2' WHERE id = 901"},
+			{"incident_services", "UPDATE incident_services SET service_id = 901 WHERE incident_id = 901"},
+			{"incident_regions", "UPDATE incident_regions SET region_id = 901 WHERE incident_id = 901"},
+			{"incident_factors", "UPDATE incident_factors SET factor_id = 901 WHERE incident_id = 901"},
+			{"timeline_events", "UPDATE timeline_events SET public = FALSE WHERE id = 901"},
+			{"impact_windows", "UPDATE impact_windows SET level = 'major_outage' WHERE id = 901"},
+
+			{"incident_services", "DELETE FROM incident_services WHERE incident_id = 901"},
+			{"incident_regions", "DELETE FROM incident_regions WHERE incident_id = 901"},
+			{"incident_factors", "DELETE FROM incident_factors WHERE incident_id = 901"},
+			{"timeline_events", "DELETE FROM timeline_events WHERE id = 901"},
+			{"impact_windows", "DELETE FROM impact_windows WHERE id = 901"},
+			{"incidents", "DELETE FROM incidents WHERE id = 901"},
+			{"services", "DELETE FROM services WHERE id = 901"},
+			{"regions", "DELETE FROM regions WHERE id = 901"},
+			{"factors", "DELETE FROM factors WHERE id = 901"},
+		}
+		for _, step := range steps {
+			before := insightsCounter(t, db)
+			res, err := db.Exec(step.sql)
+			if err != nil {
+				t.Fatalf("%s: %v", step.sql, err)
+			}
+			if n, _ := res.RowsAffected(); n != 1 {
+				t.Fatalf("%s: %d rows, want 1", step.sql, n)
+			}
+			if after := insightsCounter(t, db); after <= before {
+				t.Errorf("%s: the counter stayed at %d", step.sql, after)
+			}
+		}
+		// The insights do not read settings: writing them does not throw the cache away.
+		before := insightsCounter(t, db)
+		if _, err := db.Exec("INSERT INTO settings (key, value) VALUES ('probe', 'x')"); err != nil {
+			t.Fatal(err)
+		}
+		if after := insightsCounter(t, db); after != before {
+			t.Errorf("a settings write moved the counter from %d to %d", before, after)
+		}
+	})
+}
+
+// TestInsightsCache proves a repeated request runs one statement, the counter read, and gets the
+// same numbers; and that a write through the store is seen by the next request, whose numbers
+// match a computation from scratch.
+func TestInsightsCache(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *models.Store) {
+		ctx := context.Background()
+		ids := insightsFixture(t, s)
+		f := models.InsightsFilter{GroupBy: "service", KeepValues: models.StripPlotLimit}
+		first, err := s.Insights(ctx, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before := s.Statements()
+		second, err := s.Insights(ctx, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := s.Statements() - before; n != 1 {
+			t.Errorf("a cached request ran %d statements, want 1 (the counter read)", n)
+		}
+		if !reflect.DeepEqual(first, second) {
+			t.Error("the cached result differs from the first")
+		}
+
+		// Incident E has no public update yet: one at +60 min makes its first-update figure.
+		startE := first.Figure(models.FigureFirstUpdate)
+		event := models.EventInput{At: *at(t, "UTC", "2026-03-01 11:00"), Kind: "status_update", Status: "investigating", Public: true}
+		if _, err := s.CreateEvent(ctx, ids["E"], event); err != nil {
+			t.Fatal(err)
+		}
+		before = s.Statements()
+		third, err := s.Insights(ctx, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := s.Statements() - before; n < 4 {
+			t.Errorf("the request after a write ran %d statements: not recomputed", n)
+		}
+		if got := third.Figure(models.FigureFirstUpdate); got.Recorded != startE.Recorded+1 || got.Max != 100*60 {
+			t.Errorf("first public update after the write: %d recorded, max %v s; want %d, %v", got.Recorded, got.Max, startE.Recorded+1, 100*60)
+		}
+		fresh, err := s.ComputeInsights(ctx, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(third, fresh) {
+			t.Error("the recomputed result differs from a computation from scratch")
+		}
+	})
+}
+
+// TestInsightsCacheServesShorterLists proves that the one result kept for a filter answers
+// requests for fewer kept values and shorter incident lists exactly as computing them would.
+func TestInsightsCacheServesShorterLists(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *models.Store) {
+		ctx := context.Background()
+		insightsFixture(t, s)
+		if err := s.WarmInsights(ctx); err != nil {
+			t.Fatal(err)
+		}
+		from := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+		for _, f := range []models.InsightsFilter{
+			{}, {KeepValues: 1}, {KeepValues: 2}, {KeepValues: models.StripPlotLimit}, {InvalidListed: 1}, {SlowestListed: 2},
+			{GroupBy: "region", KeepValues: 1}, {From: &from, KeepValues: 3, InvalidListed: 1000, SlowestListed: 1000},
+		} {
+			before := s.Statements()
+			cached, err := s.Insights(ctx, f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if f.GroupBy == "" && f.From == nil && s.Statements()-before != 1 {
+				t.Errorf("%+v: %d statements; the warm result should have served it", f, s.Statements()-before)
+			}
+			fresh, err := s.ComputeInsights(ctx, f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(cached, fresh) {
+				t.Errorf("%+v: the cached answer differs from a computation", f)
+			}
+		}
+	})
+}
+
+// TestInsightsCacheComputesOnceForConcurrentMisses sends requests for one filter at once after a
+// write: together they run one computation, and one counter read each.
+func TestInsightsCacheComputesOnceForConcurrentMisses(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *models.Store) {
+		ctx := context.Background()
+		insightsFixture(t, s)
+		f := models.InsightsFilter{GroupBy: "factor"}
+		before := s.Statements()
+		if _, err := s.ComputeInsights(ctx, f); err != nil {
+			t.Fatal(err)
+		}
+		compute := s.Statements() - before
+		const requests = 8
+		results := make([]*models.Insights, requests)
+		errs := make([]error, requests)
+		before = s.Statements()
+		var wg sync.WaitGroup
+		for n := range requests {
+			wg.Go(func() { results[n], errs[n] = s.Insights(ctx, f) })
+		}
+		wg.Wait()
+		for n := range requests {
+			if errs[n] != nil {
+				t.Fatal(errs[n])
+			}
+			if results[n].Incidents != 7 {
+				t.Errorf("request %d: %d incidents", n, results[n].Incidents)
+			}
+		}
+		if got := s.Statements() - before; got != requests+compute {
+			t.Errorf("%d concurrent requests ran %d statements; one computation (%d) and a counter read each make %d", requests, got, compute, requests+compute)
+		}
+	})
+}
+
+// TestInsightsCacheAcrossStores opens two stores on one database, as two server processes or a
+// server and the CLI would, and proves a write through one invalidates the other's cache.
+func TestInsightsCacheAcrossStores(t *testing.T) {
+	for _, dialect := range []string{"sqlite", "postgres"} {
+		t.Run(dialect, func(t *testing.T) {
+			dsn := storetest.SQLiteURL(t)
+			if dialect == "postgres" {
+				if dsn = storetest.PostgresURL(t); dsn == "" {
+					t.Skip(storetest.PostgresEnv + " is not set")
+				}
+			}
+			ctx := context.Background()
+			open := func() *models.Store {
+				s, err := models.Open(ctx, dsn)
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { s.Close() })
+				if _, err := s.MigrateUp(ctx); err != nil {
+					t.Fatal(err)
+				}
+				return s
+			}
+			a, b := open(), open()
+			insightsFixture(t, a)
+			f := models.InsightsFilter{KeepValues: models.StripPlotLimit}
+			for _, s := range []*models.Store{a, b} {
+				if got, err := s.Insights(ctx, f); err != nil || got.Incidents != 7 {
+					t.Fatalf("before: %v incidents, %v", got, err)
+				}
+			}
+			before := b.Statements()
+			if _, err := b.Insights(ctx, f); err != nil {
+				t.Fatal(err)
+			}
+			if n := b.Statements() - before; n != 1 {
+				t.Fatalf("B's cached request ran %d statements, want 1", n)
+			}
+
+			in := models.IncidentInput{Title: "Through A", Severity: "sev1", Status: "resolved", TimeZone: "UTC", PostmortemState: "none",
+				Milestones: models.Milestones{StartedAt: at(t, "UTC", "2026-04-01 10:00"), DetectedAt: at(t, "UTC", "2026-04-01 10:30")}}
+			if _, err := a.CreateIncident(ctx, in, models.Children{}); err != nil {
+				t.Fatal(err)
+			}
+			got, err := b.Insights(ctx, f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Incidents != 8 {
+				t.Errorf("B after A's write: %d incidents, want 8", got.Incidents)
+			}
+			if st := got.Figure(models.FigureDetect); st.Recorded != 7 || st.Max != 100*60 {
+				t.Errorf("B after A's write: time to detect %d recorded, max %v s", st.Recorded, st.Max)
+			}
+			fresh, err := b.ComputeInsights(ctx, f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, fresh) {
+				t.Error("B's answer after A's write differs from a computation from scratch")
+			}
+		})
+	}
+}
+
+// TestInsightsCacheIsBounded asks for more filters than the cache keeps: the least recently used
+// is computed again, the most recent is still served from the cache.
+func TestInsightsCacheIsBounded(t *testing.T) {
+	s := storetest.SQLite(t)
+	ctx := context.Background()
+	insightsFixture(t, s)
+	filter := func(n int) models.InsightsFilter {
+		from := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, n)
+		return models.InsightsFilter{From: &from}
+	}
+	statements := func(n int) int64 {
+		t.Helper()
+		before := s.Statements()
+		if _, err := s.Insights(ctx, filter(n)); err != nil {
+			t.Fatal(err)
+		}
+		return s.Statements() - before
+	}
+	const filters = 70
+	for n := range filters {
+		statements(n)
+	}
+	if got := statements(filters - 1); got != 1 {
+		t.Errorf("the newest filter ran %d statements, want 1", got)
+	}
+	if got := statements(0); got == 1 {
+		t.Error("the oldest of 70 filters was still cached; the cache is not bounded")
+	}
+}

@@ -1,0 +1,38 @@
+package web
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
+
+	"hindsight/handlers"
+)
+
+// importPath is the one route that takes large bodies: the import page's uploads.
+const importPath = "/admin/import"
+
+// bodyLimits caps request bodies at BodyLimit, except the import upload's, which may reach
+// handlers.ImportBodyLimit (GitHub's whole status history is 3 MB). It chooses by the matched
+// route, and runs where the global limit always ran: before anything reads the body, the CSRF
+// check included.
+func bodyLimits() echo.MiddlewareFunc {
+	small := middleware.BodyLimit(BodyLimit)
+	large := middleware.BodyLimit(fmt.Sprintf("%dK", handlers.ImportBodyLimit>>10))
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		limitSmall, limitLarge := small(next), large(next)
+		return func(c echo.Context) error {
+			if c.Path() == importPath && c.Request().Method == http.MethodPost {
+				err := limitLarge(c)
+				var he *echo.HTTPError
+				if errors.As(err, &he) && he.Code == http.StatusRequestEntityTooLarge {
+					return echo.NewHTTPError(http.StatusRequestEntityTooLarge, "The files are larger than 20 MiB in all; import them in parts.")
+				}
+				return err
+			}
+			return limitSmall(c)
+		}
+	}
+}
