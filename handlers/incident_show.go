@@ -72,7 +72,7 @@ func (h *Handlers) incidentView(c echo.Context, inc *models.Incident) (templates
 	if err != nil {
 		return templates.IncidentView{}, err
 	}
-	similar, err := h.Store.SimilarIncidents(ctx, similarTo(inc), 5)
+	similar, err := h.Similar.For(ctx, h.Store, inc)
 	if err != nil {
 		return templates.IncidentView{}, err
 	}
@@ -80,14 +80,6 @@ func (h *Handlers) incidentView(c echo.Context, inc *models.Incident) (templates
 	view.AllFactors, view.Links, view.Similar = factors, links, similar
 	view.NewLink.Values.Kind = "related"
 	return view, nil
-}
-
-// similarTo describes a stored incident for the similarity search.
-func similarTo(inc *models.Incident) models.SimilarQuery {
-	return models.SimilarQuery{
-		ExcludeID: inc.ID, Before: inc.StartedAt, Text: inc.Title + " " + inc.Summary + " " + inc.RootCause,
-		Services: inc.ServiceNames(), Factors: inc.FactorSlugs(),
-	}
 }
 
 func baseIncidentView(inc *models.Incident) templates.IncidentView {

@@ -148,7 +148,7 @@ func (s *Store) Search(ctx context.Context, q string, limit int) ([]SearchHit, e
 type SimilarQuery struct {
 	ExcludeID int64
 	Before    *time.Time // only incidents that started before this, when known
-	Text      string     // title, summary and root cause
+	Text      string     // title and summary: the words that say what happened
 	Services  []string
 	Factors   []string // slugs
 }
@@ -181,7 +181,7 @@ func (s *Store) SimilarIncidents(ctx context.Context, q SimilarQuery, limit int)
 	db := s.read.WithContext(ctx)
 	var terms []string
 	for _, t := range searchTerms(q.Text, 200) {
-		if !stopWords[t] && len(t) > 2 && len(terms) < 24 {
+		if !stopWords[t] && len(t) > 2 && len(terms) < 12 {
 			terms = append(terms, t)
 		}
 	}

@@ -83,7 +83,7 @@ func New(deps Deps) *echo.Echo {
 		http.Error(w, "Something went wrong on our side; it has been logged.", http.StatusInternalServerError)
 	}
 
-	h := &handlers.Handlers{Store: deps.Store, Log: deps.Log, Sessions: sessions, Warmed: deps.Warmed}
+	h := &handlers.Handlers{Store: deps.Store, Log: deps.Log, Sessions: sessions, Similar: models.NewSimilarCache(time.Minute, 4096), Warmed: deps.Warmed}
 	if n, err := deps.Store.CountUsers(context.Background()); err == nil && n == 0 {
 		h.SetupToken = deps.SetupToken
 		if h.SetupToken == "" {
