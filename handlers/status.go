@@ -153,7 +153,7 @@ func (h *Handlers) statusHead(ctx context.Context, title string) (templates.Stat
 		return templates.StatusHead{}, err
 	}
 	if title == "" {
-		title = "Status"
+		title = "Current status"
 	}
 	return templates.StatusHead{Name: settings.Name, Location: settings.Location(), Title: title}, nil
 }

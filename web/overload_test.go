@@ -36,7 +36,7 @@ func TestOverloadAnswers503AtOnceAndRecovers(t *testing.T) {
 	}
 	srv := httptest.NewServer(web.New(web.Deps{Store: store, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), MaxInFlight: maxInFlight}))
 	t.Cleanup(srv.Close)
-	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}, Timeout: 10 * time.Second}
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}, Timeout: 60 * time.Second}
 	t.Cleanup(client.CloseIdleConnections)
 	get := func(path string) (*http.Response, time.Duration) {
 		t.Helper()

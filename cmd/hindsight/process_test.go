@@ -22,20 +22,43 @@ import (
 // These helpers run the real hindsight binary, built from this package, as separate processes:
 // what a crash, a restart or a second instance does can only be seen from outside the process.
 
-// buildBinary compiles the command into the test's temporary folder. The build cache holds every
-// package already, so this is a link.
+// built is the binary, compiled once for all the tests of the package and removed after them.
+var built struct {
+	once sync.Once
+	dir  string
+	path string
+	err  error
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
+	os.Exit(code)
+}
+
+// buildBinary compiles the command once. The build cache holds every package already, so this
+// is a link.
 func buildBinary(t *testing.T) string {
 	t.Helper()
 	goTool, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip("no go command on PATH to build the binary with")
 	}
-	bin := filepath.Join(t.TempDir(), "hindsight")
-	cmd := exec.Command(goTool, "build", "-o", bin, ".")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	built.once.Do(func() {
+		if built.dir, built.err = os.MkdirTemp("", "hindsight-bin-"); built.err != nil {
+			return
+		}
+		built.path = filepath.Join(built.dir, "hindsight")
+		if out, err := exec.Command(goTool, "build", "-o", built.path, ".").CombinedOutput(); err != nil {
+			built.err = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
 	}
-	return bin
+	return built.path
 }
 
 // serverProcess is one running hindsight serve.
