@@ -2,7 +2,8 @@
 // database: a backup, and the way to move from SQLite to PostgreSQL. Every id, version and
 // timestamp is kept, so an export of the restored database is byte for byte the export it came
 // from. It holds the incidents with everything nested in them and their links, services,
-// regions, the factor taxonomy and the history; accounts, sessions and API tokens stay out, since a file that travels should not
+// regions, the factor taxonomy, the published postmortem versions, the site settings and the
+// history; accounts, sessions and API tokens stay out, since a file that travels should not
 // carry password hashes: on the new database an admin sets up the accounts again.
 package native
 
@@ -30,6 +31,8 @@ const (
 // Summary counts what an import wrote, or in a check would write.
 type Summary struct {
 	Services, Regions, Factors, Incidents, Events, Windows, FollowUps, Links, History int
+	// Versions counts published postmortem versions, Settings the stored site settings.
+	Versions, Settings int
 }
 
 // The document's shapes. Instants are UTC with microseconds, the precision both databases keep,
@@ -93,6 +96,26 @@ type incident struct {
 	FollowUps       []followUp `json:"follow_ups"`
 	// Links are the links from this incident to others.
 	Links []link `json:"links"`
+	// PostmortemVersions are the published versions of its postmortem, oldest first. Absent
+	// when there are none, and in exports made before versions were exported.
+	PostmortemVersions []publication `json:"postmortem_versions,omitempty"`
+}
+
+// publication is one published version of a postmortem. Body is kept as the exact text stored
+// (the public postmortem as JSON), so a restore writes back the same bytes.
+type publication struct {
+	ID            int64     `json:"id"`
+	Version       int       `json:"version"`
+	PublishedAt   time.Time `json:"published_at"`
+	PublishedByID *int64    `json:"published_by_id,omitempty"`
+	PublishedBy   string    `json:"published_by"`
+	Body          string    `json:"body"`
+}
+
+// setting is one stored site setting; settings never saved are absent and take their defaults.
+type setting struct {
+	Key   string `json:"key"`
+	Value string `json:"value"`
 }
 
 type event struct {
@@ -186,6 +209,14 @@ func Export(ctx context.Context, store *models.Store, w io.Writer) error {
 	for _, f := range factors {
 		factorRows = append(factorRows, factor{f.ID, f.Slug, f.Name, f.Description, instant(f.CreatedAt), instant(f.UpdatedAt)})
 	}
+	settings, err := store.AllSettings(ctx)
+	if err != nil {
+		return err
+	}
+	settingRows := make([]setting, 0, len(settings))
+	for _, st := range settings {
+		settingRows = append(settingRows, setting{st.Key, st.Value})
+	}
 	fmt.Fprintf(out, "{\n  \"format\": %q,\n  \"format_version\": %d,\n", Format, FormatVersion)
 	if err := writeList(out, "services", names, false); err != nil {
 		return err
@@ -194,6 +225,9 @@ func Export(ctx context.Context, store *models.Store, w io.Writer) error {
 		return err
 	}
 	if err := writeList(out, "factors", factorRows, false); err != nil {
+		return err
+	}
+	if err := writeList(out, "settings", settingRows, false); err != nil {
 		return err
 	}
 	out.WriteString("  \"incidents\": [")
@@ -207,6 +241,10 @@ func Export(ctx context.Context, store *models.Store, w io.Writer) error {
 		if err != nil {
 			return err
 		}
+		versions, err := store.PostmortemVersionsOf(ctx, ids)
+		if err != nil {
+			return err
+		}
 		for n := range batch {
 			if !first {
 				out.WriteString(",")
@@ -215,6 +253,9 @@ func Export(ctx context.Context, store *models.Store, w io.Writer) error {
 			row := fromModel(&batch[n])
 			for _, l := range links[batch[n].ID] {
 				row.Links = append(row.Links, link{l.ID, l.ToID, l.Kind, instant(l.CreatedAt)})
+			}
+			for _, v := range versions[batch[n].ID] {
+				row.PostmortemVersions = append(row.PostmortemVersions, publication{v.ID, v.Version, instant(v.PublishedAt), v.PublishedByID, v.PublishedBy, v.Body})
 			}
 			if err := writeElement(out, row); err != nil {
 				return err
@@ -353,6 +394,7 @@ func read(ctx context.Context, store *models.Store, r io.Reader, name string) (S
 	var factors []factor
 	var sawFactors bool
 	ids := refs{services: map[string]int64{}, regions: map[string]int64{}, factors: map[string]int64{}}
+	pub := &publishing{keys: map[string]bool{}}
 	sawIncidents := false
 	for dec.More() {
 		tok, err := dec.Token()
@@ -372,6 +414,8 @@ func read(ctx context.Context, store *models.Store, r io.Reader, name string) (S
 		case "factors":
 			sawFactors = true
 			err = decodeFactors(dec, &factors, ids.factors)
+		case "settings":
+			err = pub.decodeSettings(dec)
 		case "incidents":
 			if format != Format {
 				return summary, fail("not a Hindsight export: format is %q, want %q first", format, Format)
@@ -384,8 +428,8 @@ func read(ctx context.Context, store *models.Store, r io.Reader, name string) (S
 			snap := models.Snapshot{
 				Services:  toServices(services),
 				Regions:   toRegions(regions),
-				Incidents: readIncidents(dec, name, ids, &links, &summary),
-				History:   readRest(dec, name, &summary),
+				Incidents: readIncidents(dec, name, ids, &links, pub, &summary),
+				History:   readRest(dec, name, pub, &summary),
 			}
 			// The links are known once the incidents are read; the store reads them after.
 			snap.Links = func(yield func(models.IncidentLink) bool) {
@@ -410,13 +454,21 @@ func read(ctx context.Context, store *models.Store, r io.Reader, name string) (S
 					}
 				}
 			} else {
-				counts, err := store.RestoreDatabase(ctx, snap)
+				// The versions and settings are all read once the history is: they are written
+				// after it, in the same transaction.
+				counts, err := store.RestoreDatabaseWithPublishing(ctx, snap, func() ([]models.PostmortemVersion, []models.Setting, error) {
+					return pub.versions, pub.settings, nil
+				})
 				if err != nil {
 					return summary, err
 				}
-				summary = Summary{counts.Services, counts.Regions, counts.Factors, counts.Incidents, counts.Events, counts.Windows, counts.FollowUps, counts.Links, counts.History}
+				summary = Summary{
+					Services: counts.Services, Regions: counts.Regions, Factors: counts.Factors, Incidents: counts.Incidents,
+					Events: counts.Events, Windows: counts.Windows, FollowUps: counts.FollowUps, Links: counts.Links, History: counts.History,
+				}
 			}
 			summary.Services, summary.Regions, summary.Factors, summary.Links = len(services), len(regions), len(factors), len(links)
+			summary.Versions, summary.Settings = len(pub.versions), len(pub.settings)
 			// Whatever follows the incidents was read inside the sequences.
 			return summary, nil
 		default:
@@ -434,13 +486,13 @@ func read(ctx context.Context, store *models.Store, r io.Reader, name string) (S
 }
 
 // readIncidents yields the incidents one at a time, checked.
-func readIncidents(dec *json.Decoder, name string, ids refs, links *[]models.IncidentLink, summary *Summary) iter.Seq2[*models.Incident, error] {
+func readIncidents(dec *json.Decoder, name string, ids refs, links *[]models.IncidentLink, pub *publishing, summary *Summary) iter.Seq2[*models.Incident, error] {
 	return func(yield func(*models.Incident, error) bool) {
 		if err := expectDelim(dec, '['); err != nil {
 			yield(nil, fmt.Errorf("%s: incidents: %w", name, err))
 			return
 		}
-		seen := map[int64]bool{}
+		seen, seenVersions := map[int64]bool{}, map[int64]bool{}
 		for n := 1; dec.More(); n++ {
 			var in incident
 			if err := dec.Decode(&in); err != nil {
@@ -452,6 +504,12 @@ func readIncidents(dec *json.Decoder, name string, ids refs, links *[]models.Inc
 				errs.Add("id", fmt.Sprintf("The id %d appears twice.", in.ID))
 			}
 			seen[in.ID] = true
+			for k, v := range in.PostmortemVersions {
+				if seenVersions[v.ID] {
+					errs.Add(fmt.Sprintf("postmortem_versions[%d].id", k), fmt.Sprintf("The postmortem version id %d appears twice.", v.ID))
+				}
+				seenVersions[v.ID] = true
+			}
 			if len(errs) > 0 {
 				problems := make([]string, len(errs))
 				for k, fe := range errs {
@@ -462,6 +520,12 @@ func readIncidents(dec *json.Decoder, name string, ids refs, links *[]models.Inc
 			}
 			for _, l := range in.Links {
 				*links = append(*links, models.IncidentLink{ID: l.ID, FromID: in.ID, ToID: l.ToID, Kind: l.Kind, CreatedAt: l.CreatedAt})
+			}
+			for _, v := range in.PostmortemVersions {
+				pub.versions = append(pub.versions, models.PostmortemVersion{
+					ID: v.ID, IncidentID: in.ID, Version: v.Version, Body: v.Body,
+					PublishedAt: v.PublishedAt, PublishedByID: v.PublishedByID, PublishedBy: v.PublishedBy,
+				})
 			}
 			summary.Incidents++
 			summary.Events += len(inc.Timeline)
@@ -486,7 +550,7 @@ func readIncidents(dec *json.Decoder, name string, ids refs, links *[]models.Inc
 
 // readRest reads what follows the incidents: it yields the history entries, checked, and reads
 // the document to its end, so that anything wrong there also stops the import before it commits.
-func readRest(dec *json.Decoder, name string, summary *Summary) iter.Seq2[*models.AuditEntry, error] {
+func readRest(dec *json.Decoder, name string, pub *publishing, summary *Summary) iter.Seq2[*models.AuditEntry, error] {
 	return func(yield func(*models.AuditEntry, error) bool) {
 		fail := func(err error) { yield(nil, fmt.Errorf("%s: %w", name, err)) }
 		for dec.More() {
@@ -495,7 +559,15 @@ func readRest(dec *json.Decoder, name string, summary *Summary) iter.Seq2[*model
 				fail(err)
 				return
 			}
-			if key, _ := tok.(string); key != "audit_entries" {
+			key, _ := tok.(string)
+			if key == "settings" {
+				if err := pub.decodeSettings(dec); err != nil {
+					fail(fmt.Errorf("settings: %w", err))
+					return
+				}
+				continue
+			}
+			if key != "audit_entries" {
 				var skip json.RawMessage
 				if err := dec.Decode(&skip); err != nil {
 					fail(err)
@@ -535,6 +607,32 @@ func readRest(dec *json.Decoder, name string, summary *Summary) iter.Seq2[*model
 			fail(errors.New("unexpected data after the document"))
 		}
 	}
+}
+
+// publishing gathers what is restored after the history: the incidents' published postmortem
+// versions and the site settings.
+type publishing struct {
+	versions []models.PostmortemVersion
+	settings []models.Setting
+	keys     map[string]bool
+}
+
+func (p *publishing) decodeSettings(dec *json.Decoder) error {
+	var rows []setting
+	if err := dec.Decode(&rows); err != nil {
+		return err
+	}
+	for _, row := range rows {
+		if row.Key == "" {
+			return fmt.Errorf("every setting needs a key")
+		}
+		if p.keys[row.Key] {
+			return fmt.Errorf("setting %q appears twice", row.Key)
+		}
+		p.keys[row.Key] = true
+		p.settings = append(p.settings, models.Setting{Key: row.Key, Value: row.Value})
+	}
+	return nil
 }
 
 // refs map the names and slugs incidents use to the ids of the document's lists.
@@ -704,6 +802,25 @@ func toModel(in incident, ids refs) (*models.Incident, models.FieldErrors) {
 			errs.Add(prefix+"id", "Every record needs a positive id.")
 		}
 		inc.FollowUps = append(inc.FollowUps, row)
+	}
+	numbers := map[int]bool{}
+	for n, v := range in.PostmortemVersions {
+		prefix := fmt.Sprintf("postmortem_versions[%d].", n)
+		if v.ID <= 0 {
+			errs.Add(prefix+"id", "Every record needs a positive id.")
+		}
+		if v.Version < 1 {
+			errs.Add(prefix+"version", "Must be at least 1.")
+		} else if numbers[v.Version] {
+			errs.Add(prefix+"version", fmt.Sprintf("Version %d appears twice.", v.Version))
+		}
+		numbers[v.Version] = true
+		if v.PublishedAt.IsZero() {
+			errs.Add(prefix+"published_at", "Every version needs the time it was published.")
+		}
+		if _, err := (&models.PostmortemVersion{Body: v.Body}).Public(); err != nil {
+			errs.Add(prefix+"body", "Not a public postmortem in JSON.")
+		}
 	}
 	return inc, errs
 }

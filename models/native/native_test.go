@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -63,6 +64,47 @@ func fill(t *testing.T, s *models.Store) {
 	if _, err := s.AddLink(ctx, later, models.LinkInput{Kind: "related", IncidentID: id}); err != nil {
 		t.Fatal(err)
 	}
+	// The finished follow-up changed the public postmortem: publishing again records version 2.
+	if inc, err = s.GetIncident(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	byAda := models.WithActor(ctx, models.Actor{UserID: 7, Label: "Ada Lovelace"})
+	if _, err := s.SetPostmortemState(byAda, id, inc.Version, models.PostmortemPublished); err != nil {
+		t.Fatal(err)
+	}
+	if versions, err := s.PostmortemVersions(ctx, id); err != nil || len(versions) != 2 || versions[0].PublishedBy != "Ada Lovelace" {
+		t.Fatalf("versions after publishing again: %+v %v", versions, err)
+	}
+	if err := s.SaveStatusSettings(byAda, models.StatusSettings{Name: "Acme status", TimeZone: "Europe/London"}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// publishedState is what the status page shows: every published version of every incident
+// and the status page settings.
+func publishedState(t *testing.T, s *models.Store) (map[string][]models.PostmortemVersion, models.StatusSettings) {
+	t.Helper()
+	ctx := context.Background()
+	out := map[string][]models.PostmortemVersion{}
+	for _, key := range []string{"seed-000", "seed-001", "seed-002", "seed-003", "seed-004"} {
+		id, err := s.FindBySource(ctx, demo.Source, key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		versions, err := s.PostmortemVersions(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for n := range versions {
+			versions[n].PublishedAt = versions[n].PublishedAt.UTC()
+		}
+		out[key] = versions
+	}
+	settings, err := s.StatusSettings(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out, settings
 }
 
 func export(t *testing.T, s *models.Store) []byte {
@@ -88,6 +130,9 @@ func TestRoundTrip(t *testing.T) {
 		first := export(t, s)
 		for _, want := range []string{`"format": "hindsight"`, `"deleted_at": "`, `"done_at": "`, `"due_on": "2026-04-30"`, `"external_id": "w554d74dv18j"`, `"published_at": "`,
 			`"audit_entries": [`, `"action": "delete"`, `"actor": "system"`, `"slug": "stale-runbook"`, `"kind": "related"`,
+			`"postmortem_versions": [`, `"version": 2,`, `"published_by_id": 7,`, `"published_by": "Ada Lovelace"`,
+			`"key": "status_page_name",
+      "value": "Acme status"`, `"value": "Europe/London"`,
 			`"factors": [
         "cold-caches",
         "stale-runbook"
@@ -102,12 +147,28 @@ func TestRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if summary.Incidents != 5+16+13 || summary.Events == 0 || summary.FollowUps != 21 || summary.History == 0 {
+		if summary.Incidents != 5+16+13 || summary.Events == 0 || summary.FollowUps != 21 || summary.History == 0 || summary.Versions == 0 || summary.Settings != 2 {
 			t.Errorf("summary = %+v", summary)
 		}
 		second := export(t, target)
 		if !bytes.Equal(first, second) {
 			t.Fatalf("round trip differs at byte %d:\n%s", firstDifference(first, second), around(second, firstDifference(first, second)))
+		}
+		wantVersions, wantSettings := publishedState(t, s)
+		gotVersions, gotSettings := publishedState(t, target)
+		if !reflect.DeepEqual(gotVersions, wantVersions) || gotSettings != wantSettings {
+			t.Errorf("published state after restore:\n%+v %+v\nwant\n%+v %+v", gotVersions, gotSettings, wantVersions, wantSettings)
+		}
+		if len(gotVersions["seed-000"]) != 2 || gotSettings.Name != "Acme status" {
+			t.Errorf("restored versions of seed-000 = %d, settings = %+v", len(gotVersions["seed-000"]), gotSettings)
+		}
+		// Starting the server on the restored database records no version of its own: every
+		// published postmortem came with its versions.
+		if _, err := target.MigrateUp(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if third := export(t, target); !bytes.Equal(first, third) {
+			t.Fatalf("after startup the export differs at byte %d:\n%s", firstDifference(first, third), around(third, firstDifference(first, third)))
 		}
 
 		// The restored database takes new records after the restored ids.
@@ -153,6 +214,8 @@ func TestBadExportWritesNothing(t *testing.T) {
 		{"unknown factor", strings.Replace(good, `"stale-runbook"
       ]`, `"stale-runbooks"
       ]`, 1), `factors: "stale-runbooks" is not in the document's list.`},
+		{"bad version body", strings.Replace(good, `"body": "{`, `"body": "{{`, 1), "postmortem_versions[0].body: Not a public postmortem in JSON."},
+		{"duplicate setting", strings.Replace(good, `"key": "status_page_time_zone"`, `"key": "status_page_name"`, 1), `setting "status_page_name" appears twice`},
 		{"truncated", good[:len(good)/2], "backup.json"},
 		{"trailing junk", good + "{}", "unexpected data after the document"},
 		{"not ours", `{"format": "other", "incidents": []}`, "not a Hindsight export"},
