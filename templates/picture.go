@@ -1,7 +1,10 @@
 package templates
 
 import (
+	"bytes"
+	"context"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"time"
@@ -46,8 +49,29 @@ func (p Picture) Chart() templ.Component { return svgComponent(p.Markup) }
 
 // IncidentPicture draws an incident for its page: the picture section, with its text equivalent.
 func IncidentPicture(inc *models.Incident, loc *time.Location, now time.Time) templ.Component {
-	return PictureSection(BuildPicture(inc, loc, now))
+	if inc.ID == 0 || inc.UpdatedAt.IsZero() {
+		return PictureSection(BuildPicture(inc, loc, now))
+	}
+	// A stored incident's picture changes only when the incident or one of its records does,
+	// which moves updated_at, or when an open window grows with the clock: the minute is in the key.
+	key := fmt.Sprintf("%d/%d/%s/%d", inc.ID, inc.UpdatedAt.UnixNano(), loc, now.Unix()/60)
+	return templ.ComponentFunc(func(ctx context.Context, w io.Writer) error {
+		if html, ok := pictures.get(key); ok {
+			_, err := io.WriteString(w, html)
+			return err
+		}
+		var buf bytes.Buffer
+		if err := PictureSection(BuildPicture(inc, loc, now)).Render(ctx, &buf); err != nil {
+			return err
+		}
+		pictures.put(key, buf.String())
+		_, err := w.Write(buf.Bytes())
+		return err
+	})
 }
+
+// pictures remembers rendered incident pictures, keyed by what they are drawn from.
+var pictures = newMemo(256)
 
 // The picture's geometry, in SVG units; the viewBox scales to the page.
 const (
