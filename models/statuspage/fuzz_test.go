@@ -110,6 +110,8 @@ func FuzzToMarkdown(f *testing.F) {
 		`<a href="javascript:alert(1)">click</a> <script>alert(1)</script> [x](javascript:y) <b>]( </b>`,
 		"Plain text with <2 ms latency and **Markdown**.",
 		`<ul><li>Search & Jobs is back.\r\n\r\n<a href="http://github.com/blog/680">More</a></li></ul>`,
+		// Found by the fuzzer: a scheme with no address must not become a link.
+		"<A href=http:>0", `<a href="mailto:">x</a>`, `<a href="https:/path">y</a>`,
 	} {
 		f.Add(body)
 	}

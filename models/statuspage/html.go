@@ -85,7 +85,11 @@ func (c *converter) node(n *html.Node, depth int) {
 	case atom.A:
 		href := attr(n, "href")
 		u, err := url.Parse(strings.TrimSpace(href))
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https" && u.Scheme != "mailto") {
+		// Only a complete web or mail address becomes a link; "http:" alone or a relative path
+		// stays plain text.
+		web := (u != nil) && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
+		mail := (u != nil) && u.Scheme == "mailto" && u.Opaque != ""
+		if err != nil || (!web && !mail) {
 			c.children(n, depth)
 			return
 		}
