@@ -157,7 +157,7 @@ func (s *Store) Insights(ctx context.Context, f InsightsFilter) (*Insights, erro
 		if !fl.leaderGone || ctx.Err() != nil {
 			return nil, fl.err
 		}
-		return s.computeCached(ctx, key, f, mark, want, nil)
+		return s.computeCached(ctx, key, f, mark, fl.limits, nil)
 	}
 	// Compute at least what the page asks for, and what a result at this mark already held.
 	limits := want.atLeast(InsightsFilter{KeepValues: StripPlotLimit}.normalized().limits())

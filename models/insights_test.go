@@ -401,11 +401,13 @@ func enrich(b testing.TB, s *models.Store) {
 }
 
 // BenchmarkInsights100k aggregates 100,000 incidents with 300,000 timeline events and 133,000
-// impact windows: the store's share of the insights page, on SQLite. "cold" is the first request
-// after a write (the write itself not timed), "warm" a request served from the cache.
+// impact windows: the store's share of the insights page, on SQLite. "uncached" computes without
+// the cache, "cold" is the first request after a write (the write itself not timed), "warm" a
+// request served from the cache. cpu-ms/op is this process's CPU time per request, all threads.
 func BenchmarkInsights100k(b *testing.B) { benchmarkInsights(b, storetest.SQLite(b)) }
 
-// BenchmarkInsights100kPostgres is the same on PostgreSQL, when HINDSIGHT_TEST_POSTGRES_URL is set.
+// BenchmarkInsights100kPostgres is the same on PostgreSQL, when HINDSIGHT_TEST_POSTGRES_URL is set
+// (cpu-ms/op then leaves out the server's share).
 func BenchmarkInsights100kPostgres(b *testing.B) { benchmarkInsights(b, storetest.Postgres(b)) }
 
 func benchmarkInsights(b *testing.B, s *models.Store) {
@@ -416,29 +418,23 @@ func benchmarkInsights(b *testing.B, s *models.Store) {
 		b.Fatal(err)
 	}
 	ctx := context.Background()
+	write := func(b *testing.B) {
+		if _, err := db.Exec("UPDATE incidents SET title = title WHERE id = 1"); err != nil {
+			b.Fatal(err)
+		}
+	}
 	for _, groupBy := range []string{"severity", "service"} {
 		f := models.InsightsFilter{GroupBy: groupBy, KeepValues: models.StripPlotLimit}
-		b.Run(groupBy+"/cold", func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				b.StopTimer()
-				if _, err := db.Exec("UPDATE incidents SET title = title WHERE id = 1"); err != nil {
-					b.Fatal(err)
-				}
-				b.StartTimer()
-				if _, err := s.Insights(ctx, f); err != nil {
+		insights := func(get func(context.Context, models.InsightsFilter) (*models.Insights, error)) func(*testing.B) {
+			return func(b *testing.B) {
+				if _, err := get(ctx, f); err != nil {
 					b.Fatal(err)
 				}
 			}
-		})
-		b.Run(groupBy+"/warm", func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := s.Insights(ctx, f); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
+		}
+		b.Run(groupBy+"/uncached", func(b *testing.B) { loopWithCPU(b, nil, insights(s.ComputeInsights)) })
+		b.Run(groupBy+"/cold", func(b *testing.B) { loopWithCPU(b, write, insights(s.Insights)) })
+		b.Run(groupBy+"/warm", func(b *testing.B) { loopWithCPU(b, nil, insights(s.Insights)) })
 	}
 }
 

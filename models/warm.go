@@ -35,7 +35,7 @@ func (s *Store) Warm(ctx context.Context) error {
 }
 
 func (s *Store) warmOnce(ctx context.Context) error {
-	incidents, _, err := s.ListIncidents(ctx, IncidentFilter{Limit: 50})
+	incidents, _, err := s.ListIncidentSummaries(ctx, IncidentFilter{Limit: 50})
 	if err != nil {
 		return err
 	}

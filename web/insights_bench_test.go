@@ -1,10 +1,11 @@
 package web_test
 
 import (
-	"database/sql"
 	"net/http"
 	"net/http/httptest"
+	"syscall"
 	"testing"
+	"time"
 
 	"hindsight/models/storetest"
 )
@@ -38,35 +39,64 @@ func BenchmarkInsights100k(b *testing.B) {
 		}
 	}
 	// Warm: served from the store's insights cache. Cold: the first request after a write to an
-	// incident (the write not timed), which computes the insights again.
-	b.Run("page", func(b *testing.B) { serve(b, a, "/insights") })
-	b.Run("page-cold", func(b *testing.B) { serveAfterWrite(b, a, db, "/insights") })
-	b.Run("page-by-service", func(b *testing.B) { serve(b, a, "/insights?group_by=service") })
-	b.Run("page-by-service-cold", func(b *testing.B) { serveAfterWrite(b, a, db, "/insights?group_by=service") })
-	b.Run("page-last-90-days", func(b *testing.B) { serve(b, a, "/insights?from=2025-10-03&to=2025-12-31") })
-	b.Run("api", func(b *testing.B) { serve(b, a, "/api/v1/insights") })
-	b.Run("api-cold", func(b *testing.B) { serveAfterWrite(b, a, db, "/api/v1/insights") })
-}
-
-// serveAfterWrite is serve with a write to an incident before every request, outside the timer.
-func serveAfterWrite(b *testing.B, a *app, db *sql.DB, path string) {
-	b.Helper()
-	b.ReportAllocs()
-	cookies := a.jar.Cookies(siteURL)
-	for b.Loop() {
-		b.StopTimer()
+	// incident (the write not timed), which computes the insights again. cpu-ms/op is this
+	// process's CPU time per request, all threads.
+	write := func(b *testing.B) {
 		if _, err := db.Exec("UPDATE incidents SET title = title WHERE id = 1"); err != nil {
 			b.Fatal(err)
 		}
+	}
+	for _, page := range []struct{ name, path string }{
+		{"page", "/insights"},
+		{"page-by-service", "/insights?group_by=service"},
+		{"page-last-90-days", "/insights?from=2025-10-03&to=2025-12-31"},
+		{"api", "/api/v1/insights"},
+	} {
+		b.Run(page.name, func(b *testing.B) { serveWithCPU(b, a, nil, page.path) })
+		b.Run(page.name+"-cold", func(b *testing.B) { serveWithCPU(b, a, write, page.path) })
+	}
+}
+
+// serveWithCPU is serve reporting the CPU time per request too; before, when set, runs ahead of
+// every request outside the timers. Without before, one request is served untimed first, so a
+// warm loop is warm from the start.
+func serveWithCPU(b *testing.B, a *app, before func(*testing.B), path string) {
+	b.Helper()
+	b.ReportAllocs()
+	cookies := a.jar.Cookies(siteURL)
+	get := func() {
 		req := httptest.NewRequest(http.MethodGet, path, nil)
 		for _, c := range cookies {
 			req.AddCookie(c)
 		}
 		rec := httptest.NewRecorder()
-		b.StartTimer()
 		a.e.ServeHTTP(rec, req)
 		if rec.Code != http.StatusOK {
 			b.Fatalf("%s: status %d", path, rec.Code)
 		}
 	}
+	if before == nil {
+		get()
+	}
+	var cpu time.Duration
+	for b.Loop() {
+		if before != nil {
+			b.StopTimer()
+			before(b)
+			b.StartTimer()
+		}
+		start := cpuTime(b)
+		get()
+		cpu += cpuTime(b) - start
+	}
+	b.ReportMetric(float64(cpu.Microseconds())/1000/float64(b.N), "cpu-ms/op")
+}
+
+// cpuTime is the CPU time this process has used so far, user and system, every thread.
+func cpuTime(b *testing.B) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -1,7 +1,7 @@
 -- +goose Up
 -- A counter that every change to what the insights read moves, in the same transaction as the
--- change: triggers keep it, once per statement, so writes by any server process and by the CLI
--- all count. A process that cached insights reads it (one row) to tell whether its copy still
+-- change: triggers keep it, once per transaction, so writes by any server process and by the
+-- CLI all count. A process that cached insights reads it (one row) to tell whether its copy still
 -- holds; no memory is shared between processes. The counter's row stays locked from a writing
 -- statement until its transaction ends, so transactions writing these tables queue behind one
 -- another there; they are short.
@@ -12,10 +12,17 @@ CREATE TABLE change_counters (
 
 INSERT INTO change_counters (name, n) VALUES ('insights', 0);
 
+-- Once per transaction is enough, since the counter moves when the transaction commits; and
+-- it is needed: each update of one row in one transaction leaves a row version that the next
+-- update walks past, so a bulk import or fill would slow down with the square of its statements.
+-- The flag is local to the transaction (and undone with a rolled-back savepoint).
 -- +goose StatementBegin
 CREATE FUNCTION insights_changed() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    UPDATE change_counters SET n = n + 1 WHERE name = 'insights';
+    IF current_setting('hindsight.insights_changed', true) IS DISTINCT FROM 'on' THEN
+        UPDATE change_counters SET n = n + 1 WHERE name = 'insights';
+        PERFORM set_config('hindsight.insights_changed', 'on', true);
+    END IF;
     RETURN NULL;
 END;
 $$;
