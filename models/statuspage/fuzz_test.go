@@ -111,7 +111,7 @@ func FuzzToMarkdown(f *testing.F) {
 		"Plain text with <2 ms latency and **Markdown**.",
 		`<ul><li>Search & Jobs is back.\r\n\r\n<a href="http://github.com/blog/680">More</a></li></ul>`,
 		// Found by the fuzzer: a scheme with no address must not become a link.
-		"<A href=http:>0", `<a href="mailto:">x</a>`, `<a href="https:/path">y</a>`,
+		"<A href=http:>0", `<a href="mailto:">x</a>`, `<a href="https:/path">y</a>`, "<A href=http://<0>", `<a href="http://a>b/c<d">z</a>`,
 	} {
 		f.Add(body)
 	}

@@ -95,7 +95,7 @@ func (c *converter) node(n *html.Node, depth int) {
 		}
 		c.b.WriteString("[")
 		c.children(n, depth)
-		c.b.WriteString("](" + strings.NewReplacer("(", "%28", ")", "%29", " ", "%20").Replace(u.String()) + ")")
+		c.b.WriteString("](" + strings.NewReplacer("(", "%28", ")", "%29", " ", "%20", "<", "%3C", ">", "%3E").Replace(u.String()) + ")")
 	default:
 		c.children(n, depth)
 	}
