@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"net/http"
+	"slices"
 	"strconv"
 
 	"github.com/labstack/echo/v4"
@@ -28,10 +29,10 @@ func (h *Handlers) APIFollowUpList(c echo.Context) error {
 		}
 		filter.Offset = n
 	}
-	if filter.Due != "" && !oneOf(filter.Due, []string{"overdue", "week", "none"}) {
+	if filter.Due != "" && !slices.Contains([]string{"overdue", "week", "none"}, filter.Due) {
 		errs.Add("due", "Must be one of: overdue, week, none.")
 	}
-	if filter.Status != "" && filter.Status != "active" && !oneOf(filter.Status, models.FollowUpStatuses) {
+	if filter.Status != "" && filter.Status != "active" && !slices.Contains(models.FollowUpStatuses, filter.Status) {
 		errs.Add("status", "Must be one of: active, open, in_progress, done, wont_do.")
 	}
 	if len(errs) > 0 {
@@ -49,15 +50,6 @@ func (h *Handlers) APIFollowUpList(c echo.Context) error {
 		"follow_ups": out, "total": counts.Total, "limit": filter.Limit, "offset": filter.Offset,
 		"counts": map[string]any{"by_status": counts.ByStatus, "overdue": counts.Overdue, "unowned": counts.Unowned},
 	})
-}
-
-func oneOf(v string, allowed []string) bool {
-	for _, a := range allowed {
-		if a == v {
-			return true
-		}
-	}
-	return false
 }
 
 // APIFollowUpCreate answers POST /api/v1/follow-ups; the body names its incident_id.

@@ -3,6 +3,7 @@ package models
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -196,7 +197,7 @@ func (s *Store) FollowUpChanges(ctx context.Context, owner string, limit int) ([
 // SetFollowUpStatus moves many follow-ups to one status, each with its version bumped and its
 // change recorded. It returns how many it changed; ids that do not exist are skipped.
 func (s *Store) SetFollowUpStatus(ctx context.Context, ids []int64, status string) (int, error) {
-	if !oneOf(status, FollowUpStatuses) {
+	if !slices.Contains(FollowUpStatuses, status) {
 		return 0, FieldErrors{{Field: "status", Message: "Must be one of: " + strings.Join(FollowUpStatuses, ", ") + "."}}
 	}
 	changed := 0
@@ -228,15 +229,6 @@ func (s *Store) SetFollowUpStatus(ctx context.Context, ids []int64, status strin
 		return nil
 	})
 	return changed, err
-}
-
-func oneOf(v string, allowed []string) bool {
-	for _, a := range allowed {
-		if a == v {
-			return true
-		}
-	}
-	return false
 }
 
 // OwnerNames lists every owner named on a follow-up, for filters.
