@@ -15,8 +15,10 @@ import (
 	"hindsight/web"
 )
 
-func benchApp(b *testing.B) *app {
-	store := storetest.SQLite(b)
+func benchApp(b *testing.B) *app { return benchAppOn(b, storetest.SQLite(b)) }
+
+// benchAppOn serves store, signed in as a responder.
+func benchAppOn(b *testing.B, store *models.Store) *app {
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	jar, _ := cookiejar.New(nil)
 	a := &app{t: b, e: web.New(web.Deps{Store: store, Log: log}), store: store, jar: jar}

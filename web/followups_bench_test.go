@@ -12,17 +12,20 @@ import (
 )
 
 // BenchmarkFollowUpsAtScale measures the pages and queries over 100,000 incidents and
-// 300,000 follow-ups (HINDSIGHT_BENCH_INCIDENTS changes the size). Filling takes a few minutes.
+// 300,000 follow-ups (HINDSIGHT_BENCH_INCIDENTS changes the size). Filling takes a few minutes;
+// HINDSIGHT_BENCH_CACHE keeps the filled database for the next run.
 func BenchmarkFollowUpsAtScale(b *testing.B) {
 	size := 100000
 	if v, err := strconv.Atoi(os.Getenv("HINDSIGHT_BENCH_INCIDENTS")); err == nil && v > 0 {
 		size = v
 	}
-	a := benchApp(b)
 	start := time.Now()
-	storetest.Fill(b, a.store, size)
-	storetest.FillFollowUps(b, a.store, 3)
-	b.Logf("filled %d incidents and %d follow-ups in %s", size, 3*size, time.Since(start).Round(time.Second))
+	store := storetest.SQLiteFilled(b, "followups-"+strconv.Itoa(size), func(s *models.Store) {
+		storetest.Fill(b, s, size)
+		storetest.FillFollowUps(b, s, 3)
+	})
+	a := benchAppOn(b, store)
+	b.Logf("%d incidents and %d follow-ups ready in %s", size, 3*size, time.Since(start).Round(time.Second))
 	ctx := context.Background()
 	b.Run("follow-ups-page-filtered", func(b *testing.B) { serve(b, a, "/follow-ups?status=open&priority=p1&page=3") })
 	b.Run("follow-ups-page-overdue-by-owner", func(b *testing.B) { serve(b, a, "/follow-ups?due=overdue&owner=Gateway+team") })
