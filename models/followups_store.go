@@ -42,39 +42,57 @@ func today(now time.Time) time.Time {
 	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
 }
 
-// filterFollowUps applies every filter but status, which the counts are broken down by.
-func (s *Store) filterFollowUps(db *gorm.DB, f FollowUpFilter) *gorm.DB {
-	// Deleted incidents are few: leaving out their follow-ups through that small set is far cheaper
-	// than joining every follow-up to its incident.
-	q := db.Model(&FollowUp{}).Where("follow_ups.incident_id NOT IN (SELECT id FROM incidents WHERE deleted_at IS NOT NULL)")
+// followUpColumns applies the filters on a follow-up's own columns (owner, kind, priority, due
+// date) to a query on table, which is follow_ups or follow_up_counts; noDue says how table writes
+// an unknown due date.
+func followUpColumns(q *gorm.DB, table, noDue string, f FollowUpFilter) *gorm.DB {
 	if f.Owner != "" {
-		q = q.Where("follow_ups.owner = ?", f.Owner)
+		q = q.Where(table+".owner = ?", f.Owner)
 	}
 	if len(f.Mine) > 0 {
-		q = q.Where("follow_ups.owner IN ?", f.Mine)
+		q = q.Where(table+".owner IN ?", f.Mine)
 	}
 	if f.Kind != "" {
-		q = q.Where("follow_ups.kind = ?", f.Kind)
+		q = q.Where(table+".kind = ?", f.Kind)
 	}
 	if f.Priority != "" {
-		q = q.Where("follow_ups.priority = ?", f.Priority)
-	}
-	if f.Service != "" {
-		q = q.Where("follow_ups.incident_id IN (SELECT incident_id FROM incident_services JOIN services ON services.id = incident_services.service_id WHERE services.name = ?)", f.Service)
-	}
-	if f.Factor != "" {
-		q = q.Where("follow_ups.id IN (SELECT follow_up_id FROM follow_up_factors JOIN factors ON factors.id = follow_up_factors.factor_id WHERE factors.slug = ?)", f.Factor)
+		q = q.Where(table+".priority = ?", f.Priority)
 	}
 	day := today(f.Now)
 	switch f.Due {
 	case "overdue":
-		q = q.Where("follow_ups.due_on < ? AND follow_ups.status IN ('open', 'in_progress')", day)
+		q = q.Where(table+".due_on < ? AND "+table+".status IN ('open', 'in_progress')", day)
 	case "week":
-		q = q.Where("follow_ups.due_on >= ? AND follow_ups.due_on <= ? AND follow_ups.status IN ('open', 'in_progress')", day, day.AddDate(0, 0, 7))
+		q = q.Where(table+".due_on >= ? AND "+table+".due_on <= ? AND "+table+".status IN ('open', 'in_progress')", day, day.AddDate(0, 0, 7))
 	case "none":
-		q = q.Where("follow_ups.due_on IS NULL")
+		q = q.Where(table + ".due_on " + noDue)
 	}
 	return q
+}
+
+// Conditions on a follow-up's incident's services and its factors. The IN forms let the matching
+// follow-ups drive the query, the EXISTS forms are checked row by row while an ordered index is
+// walked.
+const (
+	serviceIn     = "follow_ups.incident_id IN (SELECT incident_id FROM incident_services JOIN services ON services.id = incident_services.service_id WHERE services.name = ?)"
+	serviceExists = "EXISTS (SELECT 1 FROM incident_services WHERE incident_services.incident_id = follow_ups.incident_id AND incident_services.service_id = (SELECT id FROM services WHERE name = ?))"
+	factorIn      = "follow_ups.id IN (SELECT follow_up_id FROM follow_up_factors JOIN factors ON factors.id = follow_up_factors.factor_id WHERE factors.slug = ?)"
+	factorExists  = "EXISTS (SELECT 1 FROM follow_up_factors WHERE follow_up_factors.follow_up_id = follow_ups.id AND follow_up_factors.factor_id = (SELECT id FROM factors WHERE slug = ?))"
+)
+
+// filterFollowUps applies every filter but status, which the counts are broken down by, to a
+// query on follow_ups; walk picks the row-by-row forms of the service and factor conditions.
+func (s *Store) filterFollowUps(q *gorm.DB, f FollowUpFilter, walk bool) *gorm.DB {
+	// Deleted incidents are few: leaving out their follow-ups through that small set is far cheaper
+	// than joining every follow-up to its incident.
+	q = q.Where("follow_ups.incident_id NOT IN (SELECT id FROM incidents WHERE deleted_at IS NOT NULL)")
+	if f.Service != "" {
+		q = q.Where(map[bool]string{false: serviceIn, true: serviceExists}[walk], f.Service)
+	}
+	if f.Factor != "" {
+		q = q.Where(map[bool]string{false: factorIn, true: factorExists}[walk], f.Factor)
+	}
+	return followUpColumns(q, "follow_ups", "IS NULL", f)
 }
 
 func withStatus(q *gorm.DB, status string) *gorm.DB {
@@ -87,10 +105,10 @@ func withStatus(q *gorm.DB, status string) *gorm.DB {
 	return q.Where("follow_ups.status = ?", status)
 }
 
-// ListFollowUps returns one page of follow-ups across incidents with their incident and factors,
-// the number that match, and counts by status, overdue and unowned under the other filters.
-func (s *Store) ListFollowUps(ctx context.Context, f FollowUpFilter) ([]FollowUp, FollowUpCounts, error) {
-	db := s.read.WithContext(ctx)
+// countFollowUps counts the filtered follow-ups by status, with those overdue and unowned. The
+// counts kept by migration 00009 serve every filter but a service and a factor together, which
+// is counted from the follow-ups themselves.
+func (s *Store) countFollowUps(db *gorm.DB, f FollowUpFilter) (FollowUpCounts, error) {
 	counts := FollowUpCounts{ByStatus: map[string]int64{}}
 	var rows []struct {
 		Status  string
@@ -98,14 +116,35 @@ func (s *Store) ListFollowUps(ctx context.Context, f FollowUpFilter) ([]FollowUp
 		Overdue int64
 		Unowned int64
 	}
+	sums := func(table, n string) string {
+		return table + ".status AS status, SUM(" + n + ") AS n, " +
+			"SUM(CASE WHEN " + table + ".due_on < ? AND " + table + ".status IN ('open', 'in_progress') THEN " + n + " ELSE 0 END) AS overdue, " +
+			"SUM(CASE WHEN " + table + ".owner = '' AND " + table + ".status IN ('open', 'in_progress') THEN " + n + " ELSE 0 END) AS unowned"
+	}
 	day := today(f.Now)
-	err := s.filterFollowUps(db, f).
-		Select("follow_ups.status AS status, COUNT(*) AS n, "+
-			"SUM(CASE WHEN follow_ups.due_on < ? AND follow_ups.status IN ('open', 'in_progress') THEN 1 ELSE 0 END) AS overdue, "+
-			"SUM(CASE WHEN follow_ups.owner = '' AND follow_ups.status IN ('open', 'in_progress') THEN 1 ELSE 0 END) AS unowned", day).
-		Group("follow_ups.status").Scan(&rows).Error
-	if err != nil {
-		return nil, counts, fmt.Errorf("count follow-ups: %w", err)
+	var q *gorm.DB
+	if f.Service != "" && f.Factor != "" {
+		q = s.filterFollowUps(db.Model(&FollowUp{}), f, false).Select(sums("follow_ups", "1"), day).Group("follow_ups.status")
+	} else {
+		noDue := "= '9999-12-31'"
+		if s.dialect == "postgres" {
+			noDue = "= DATE '9999-12-31'"
+		}
+		q = db.Table("follow_up_counts")
+		if f.Factor != "" {
+			q = q.Where("follow_up_counts.factor_id = (SELECT id FROM factors WHERE slug = ?)", f.Factor)
+		} else {
+			q = q.Where("follow_up_counts.factor_id = 0")
+		}
+		if f.Service != "" {
+			q = q.Where("follow_up_counts.service_id = (SELECT id FROM services WHERE name = ?)", f.Service)
+		} else {
+			q = q.Where("follow_up_counts.service_id = 0")
+		}
+		q = followUpColumns(q, "follow_up_counts", noDue, f).Select(sums("follow_up_counts", "follow_up_counts.n"), day).Group("follow_up_counts.status")
+	}
+	if err := q.Scan(&rows).Error; err != nil {
+		return counts, fmt.Errorf("count follow-ups: %w", err)
 	}
 	for _, r := range rows {
 		counts.ByStatus[r.Status] = r.N
@@ -116,48 +155,62 @@ func (s *Store) ListFollowUps(ctx context.Context, f FollowUpFilter) ([]FollowUp
 			counts.Total += r.N
 		}
 	}
+	return counts, nil
+}
+
+// followUpOrders are the list's sorts, each with the SQLite index that holds follow-ups in that
+// order (migrations 00005 and 00009) and its PostgreSQL form.
+var followUpOrders = map[string]struct{ sqlite, index, postgres string }{
+	"due":      {"COALESCE(follow_ups.due_on, '9999-12-31'), follow_ups.id", "follow_ups_due_list_idx", "follow_ups.due_on ASC NULLS LAST, follow_ups.id"},
+	"priority": {"follow_ups.priority, COALESCE(follow_ups.due_on, '9999-12-31'), follow_ups.id", "follow_ups_priority_list_idx", "follow_ups.priority, follow_ups.due_on ASC NULLS LAST, follow_ups.id"},
+	"status":   {"follow_ups.status, COALESCE(follow_ups.due_on, '9999-12-31'), follow_ups.id", "follow_ups_status_list_idx", "follow_ups.status, follow_ups.due_on ASC NULLS LAST, follow_ups.id"},
+	"newest":   {"follow_ups.id DESC", "", "follow_ups.id DESC"},
+}
+
+// ListFollowUps returns one page of follow-ups across incidents with their incident and factors,
+// the number that match, and counts by status, overdue and unowned under the other filters.
+func (s *Store) ListFollowUps(ctx context.Context, f FollowUpFilter) ([]FollowUp, FollowUpCounts, error) {
+	db := s.read.WithContext(ctx)
+	counts, err := s.countFollowUps(db, f)
+	if err != nil {
+		return nil, counts, err
+	}
 	if f.Limit <= 0 {
 		f.Limit = 50
 	}
+	order, ok := followUpOrders[f.Sort]
+	if !ok {
+		order = followUpOrders["due"]
+	}
+	table, by := db.Model(&FollowUp{}), order.postgres
+	walk := false
+	if s.dialect == "sqlite" {
+		by = order.sqlite
+		// SQLite cannot tell how many rows a filter keeps, so it would rather collect every match
+		// through the most selective index and sort them. The counts say how many there are:
+		// when walking the index that holds the sort order, checking each row, meets the page
+		// sooner than collecting and sorting every match, the index is named.
+		var upper int64
+		if err := db.Raw("SELECT COALESCE(MAX(id), 0) FROM follow_ups").Scan(&upper).Error; err != nil {
+			return nil, counts, fmt.Errorf("list follow-ups: %w", err)
+		}
+		if matches := counts.Total; matches > 0 && int64(f.Offset+f.Limit)*upper < matches*matches {
+			walk = true
+			if order.index != "" {
+				table = table.Table("follow_ups INDEXED BY " + order.index)
+			} else {
+				table = table.Table("follow_ups NOT INDEXED")
+			}
+		}
+	}
 	var list []FollowUp
-	q := withStatus(s.filterFollowUps(db, f), f.Status).
+	q := withStatus(s.filterFollowUps(table, f, walk), f.Status).
 		Preload("Incident", func(db *gorm.DB) *gorm.DB { return db.Select("id", "title", "severity", "time_zone", "started_at") }).
 		Preload("Factors", orderByName)
-	switch f.Sort {
-	case "priority":
-		q = q.Order("follow_ups.priority").Order(s.nullsLast("follow_ups.due_on", false))
-	case "newest":
-		q = q.Order("follow_ups.id DESC")
-	case "status":
-		q = q.Order("follow_ups.status").Order(s.nullsLast("follow_ups.due_on", false))
-	default:
-		q = q.Order(s.dueFirst())
-	}
-	if err := q.Order("follow_ups.id").Limit(f.Limit).Offset(f.Offset).Find(&list).Error; err != nil {
+	if err := q.Order(by).Limit(f.Limit).Offset(f.Offset).Find(&list).Error; err != nil {
 		return nil, counts, fmt.Errorf("list follow-ups: %w", err)
 	}
 	return list, counts, nil
-}
-
-// dueFirst orders by due date, soonest first and undated last, in the form the indexes of
-// migration 00005 serve.
-func (s *Store) dueFirst() string {
-	if s.dialect == "postgres" {
-		return "follow_ups.due_on ASC NULLS LAST"
-	}
-	return "COALESCE(follow_ups.due_on, '9999-12-31')"
-}
-
-// nullsLast orders a column with unknown values last on both databases.
-func (s *Store) nullsLast(column string, desc bool) string {
-	dir := " ASC"
-	if desc {
-		dir = " DESC"
-	}
-	if s.dialect == "postgres" {
-		return column + dir + " NULLS LAST"
-	}
-	return column + " IS NULL, " + column + dir
 }
 
 // GetFollowUp loads one follow-up with its incident and factors.
