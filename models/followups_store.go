@@ -158,13 +158,13 @@ func (s *Store) countFollowUps(db *gorm.DB, f FollowUpFilter) (FollowUpCounts, e
 	return counts, nil
 }
 
-// followUpOrders are the list's sorts, each with the SQLite index that holds follow-ups in that
-// order (migrations 00005 and 00009) and its PostgreSQL form.
-var followUpOrders = map[string]struct{ sqlite, index, postgres string }{
-	"due":      {"COALESCE(follow_ups.due_on, '9999-12-31'), follow_ups.id", "follow_ups_due_list_idx", "follow_ups.due_on ASC NULLS LAST, follow_ups.id"},
-	"priority": {"follow_ups.priority, COALESCE(follow_ups.due_on, '9999-12-31'), follow_ups.id", "follow_ups_priority_list_idx", "follow_ups.priority, follow_ups.due_on ASC NULLS LAST, follow_ups.id"},
-	"status":   {"follow_ups.status, COALESCE(follow_ups.due_on, '9999-12-31'), follow_ups.id", "follow_ups_status_list_idx", "follow_ups.status, follow_ups.due_on ASC NULLS LAST, follow_ups.id"},
-	"newest":   {"follow_ups.id DESC", "", "follow_ups.id DESC"},
+// followUpOrders are the list's sorts in each dialect's form. In SQLite's, an unknown due date
+// is written as the indexes of migrations 00005 and 00009 write it.
+var followUpOrders = map[string]struct{ sqlite, postgres string }{
+	"due":      {"COALESCE(follow_ups.due_on, '9999-12-31'), follow_ups.id", "follow_ups.due_on ASC NULLS LAST, follow_ups.id"},
+	"priority": {"follow_ups.priority, COALESCE(follow_ups.due_on, '9999-12-31'), follow_ups.id", "follow_ups.priority, follow_ups.due_on ASC NULLS LAST, follow_ups.id"},
+	"status":   {"follow_ups.status, COALESCE(follow_ups.due_on, '9999-12-31'), follow_ups.id", "follow_ups.status, follow_ups.due_on ASC NULLS LAST, follow_ups.id"},
+	"newest":   {"follow_ups.id DESC", "follow_ups.id DESC"},
 }
 
 // ListFollowUps returns one page of follow-ups across incidents with their incident and factors,
@@ -178,39 +178,97 @@ func (s *Store) ListFollowUps(ctx context.Context, f FollowUpFilter) ([]FollowUp
 	if f.Limit <= 0 {
 		f.Limit = 50
 	}
-	order, ok := followUpOrders[f.Sort]
-	if !ok {
-		order = followUpOrders["due"]
-	}
-	table, by := db.Model(&FollowUp{}), order.postgres
-	walk := false
-	if s.dialect == "sqlite" {
-		by = order.sqlite
-		// SQLite cannot tell how many rows a filter keeps, so it would rather collect every match
-		// through the most selective index and sort them. The counts say how many there are:
-		// when walking the index that holds the sort order, checking each row, meets the page
-		// sooner than collecting and sorting every match, the index is named.
-		var upper int64
-		if err := db.Raw("SELECT COALESCE(MAX(id), 0) FROM follow_ups").Scan(&upper).Error; err != nil {
-			return nil, counts, fmt.Errorf("list follow-ups: %w", err)
-		}
-		if matches := counts.Total; matches > 0 && int64(f.Offset+f.Limit)*upper < matches*matches {
-			walk = true
-			if order.index != "" {
-				table = table.Table("follow_ups INDEXED BY " + order.index)
-			} else {
-				table = table.Table("follow_ups NOT INDEXED")
-			}
-		}
+	if _, ok := followUpOrders[f.Sort]; !ok {
+		f.Sort = "due"
 	}
 	var list []FollowUp
-	q := withStatus(s.filterFollowUps(table, f, walk), f.Status).
-		Preload("Incident", func(db *gorm.DB) *gorm.DB { return db.Select("id", "title", "severity", "time_zone", "started_at") }).
+	q := db.Preload("Incident", func(db *gorm.DB) *gorm.DB { return db.Select("id", "title", "severity", "time_zone", "started_at") }).
 		Preload("Factors", orderByName)
-	if err := q.Order(by).Limit(f.Limit).Offset(f.Offset).Find(&list).Error; err != nil {
+	if s.dialect == "postgres" {
+		err = withStatus(s.filterFollowUps(q.Model(&FollowUp{}), f, false), f.Status).
+			Order(followUpOrders[f.Sort].postgres).Limit(f.Limit).Offset(f.Offset).Find(&list).Error
+	} else {
+		list, err = s.listFollowUpsSQLite(db, q, f, counts.Total)
+	}
+	if err != nil {
 		return nil, counts, fmt.Errorf("list follow-ups: %w", err)
 	}
 	return list, counts, nil
+}
+
+// listFollowUpsSQLite reads a page of follow-ups on SQLite. SQLite cannot tell how many rows a
+// filter keeps, so it would rather collect every match through the most selective index and sort
+// them all. When the counts say matches are many, walking an index that holds follow-ups in the
+// page's order and checking each row reaches the page sooner, and the index is named: (status,
+// due date) for the status sort; for the due-date sort, one walk per status through (owner,
+// status, due date) when an owner is chosen and (status, due date) otherwise, merged here;
+// (priority, due date) for priority; the table itself for newest.
+func (s *Store) listFollowUpsSQLite(db, preload *gorm.DB, f FollowUpFilter, matches int64) ([]FollowUp, error) {
+	var upper int64
+	if err := db.Raw("SELECT COALESCE(MAX(id), 0) FROM follow_ups").Scan(&upper).Error; err != nil {
+		return nil, err
+	}
+	order := followUpOrders[f.Sort].sqlite
+	walk := matches > 0 && int64(f.Offset+f.Limit)*upper < matches*matches
+	if !walk || f.Sort != "due" {
+		table := map[string]string{"status": "follow_ups INDEXED BY follow_ups_status_list_idx",
+			"priority": "follow_ups INDEXED BY follow_ups_priority_list_idx", "newest": "follow_ups NOT INDEXED"}[f.Sort]
+		q := preload.Model(&FollowUp{})
+		if walk {
+			q = q.Table(table)
+		}
+		var list []FollowUp
+		err := withStatus(s.filterFollowUps(q, f, walk), f.Status).Order(order).Limit(f.Limit).Offset(f.Offset).Find(&list).Error
+		return list, err
+	}
+	index := "follow_ups_status_list_idx"
+	if f.Owner != "" {
+		index = "follow_ups_owner_list_idx"
+	}
+	statuses := FollowUpStatuses
+	switch f.Status {
+	case "":
+	case "active":
+		statuses = []string{"open", "in_progress"}
+	default:
+		statuses = []string{f.Status}
+	}
+	type key struct {
+		ID  int64
+		Due string
+	}
+	var keys []key
+	for _, status := range statuses {
+		var part []key
+		err := s.filterFollowUps(db.Table("follow_ups INDEXED BY "+index), f, true).Where("follow_ups.status = ?", status).
+			Select("follow_ups.id AS id, COALESCE(follow_ups.due_on, '9999-12-31') AS due").
+			Order(order).Limit(f.Offset + f.Limit).Scan(&part).Error
+		if err != nil {
+			return nil, err
+		}
+		keys = append(keys, part...)
+	}
+	slices.SortFunc(keys, func(a, b key) int {
+		if c := strings.Compare(a.Due, b.Due); c != 0 {
+			return c
+		}
+		return int(a.ID - b.ID)
+	})
+	keys = keys[min(f.Offset, len(keys)):min(f.Offset+f.Limit, len(keys))]
+	if len(keys) == 0 {
+		return nil, nil
+	}
+	ids := make([]int64, len(keys))
+	at := make(map[int64]int, len(keys))
+	for n, k := range keys {
+		ids[n], at[k.ID] = k.ID, n
+	}
+	var list []FollowUp
+	if err := preload.Where("id IN ?", ids).Find(&list).Error; err != nil {
+		return nil, err
+	}
+	slices.SortFunc(list, func(a, b FollowUp) int { return at[a.ID] - at[b.ID] })
+	return list, nil
 }
 
 // GetFollowUp loads one follow-up with its incident and factors.
@@ -284,10 +342,12 @@ func (s *Store) SetFollowUpStatus(ctx context.Context, ids []int64, status strin
 	return changed, err
 }
 
-// OwnerNames lists every owner named on a follow-up, for filters.
+// OwnerNames lists every owner named on a follow-up of a live incident, for filters, from the
+// counts of migration 00009 rather than every follow-up.
 func (s *Store) OwnerNames(ctx context.Context) ([]string, error) {
 	var names []string
-	err := s.read.WithContext(ctx).Model(&FollowUp{}).Where("owner <> ''").Distinct("owner").Order("owner").Pluck("owner", &names).Error
+	err := s.read.WithContext(ctx).Table("follow_up_counts").Where("factor_id = 0 AND service_id = 0 AND owner <> ''").
+		Distinct("owner").Order("owner").Pluck("owner", &names).Error
 	if err != nil {
 		return nil, fmt.Errorf("list owners: %w", err)
 	}

@@ -27,9 +27,9 @@ func BenchmarkFollowUpsAtScale(b *testing.B) {
 	a := benchAppOn(b, store)
 	b.Logf("%d incidents and %d follow-ups ready in %s", size, 3*size, time.Since(start).Round(time.Second))
 	ctx := context.Background()
-	b.Run("follow-ups-page-filtered", func(b *testing.B) { serve(b, a, "/follow-ups?status=open&priority=p1&page=3") })
-	b.Run("follow-ups-page-overdue-by-owner", func(b *testing.B) { serve(b, a, "/follow-ups?due=overdue&owner=Gateway+team") })
-	b.Run("follow-ups-page-by-factor", func(b *testing.B) { serve(b, a, "/follow-ups?factor=retry-amplification") })
+	b.Run("follow-ups-page-filtered", func(b *testing.B) { serveWithCPU(b, a, nil, "/follow-ups?status=open&priority=p1&page=3") })
+	b.Run("follow-ups-page-overdue-by-owner", func(b *testing.B) { serveWithCPU(b, a, nil, "/follow-ups?due=overdue&owner=Gateway+team") })
+	b.Run("follow-ups-page-by-factor", func(b *testing.B) { serveWithCPU(b, a, nil, "/follow-ups?factor=retry-amplification") })
 	b.Run("recurrence-report", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
