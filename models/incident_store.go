@@ -123,9 +123,36 @@ func escapeLike(s string) string {
 	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
 }
 
-// GetIncident loads one incident with its services, regions, timeline, impact windows and follow-ups.
+// GetIncident loads one incident with its services, regions, timeline, impact windows and
+// follow-ups. The row is read every time, with its revision (migration 00012); the nested records
+// come from memory while the revision says they have not changed, so a page view of an unchanged
+// incident is one statement instead of five.
 func (s *Store) GetIncident(ctx context.Context, id int64) (*Incident, error) {
-	return s.getIncident(s.read.WithContext(ctx), id)
+	db := s.read.WithContext(ctx)
+	var row struct {
+		Incident      `gorm:"embedded"`
+		Revision      int64
+		NamesRevision int64
+	}
+	err := db.Raw(`SELECT incidents.*,
+		COALESCE((SELECT n FROM incident_revisions WHERE incident_id = incidents.id), 0) AS revision,
+		(SELECT n FROM change_counters WHERE name = 'names') AS names_revision
+		FROM incidents WHERE id = ? AND deleted_at IS NULL`, id).Scan(&row).Error
+	if err == nil && row.ID == 0 {
+		err = gorm.ErrRecordNotFound
+	}
+	if err != nil {
+		return nil, notFound(err, fmt.Sprintf("incident %d", id))
+	}
+	inc, at := row.Incident, revisions{row.Revision, row.NamesRevision}
+	if s.children.get(&inc, at) {
+		return &inc, nil
+	}
+	if err := loadNested(db, &inc); err != nil {
+		return nil, err
+	}
+	s.children.put(&inc, at)
+	return &inc, nil
 }
 
 // getIncident loads an incident in five statements: the row, its timeline, windows and
@@ -136,19 +163,28 @@ func (s *Store) getIncident(db *gorm.DB, id int64) (*Incident, error) {
 	if err := db.Omit(clause.Associations).First(&inc, id).Error; err != nil {
 		return nil, notFound(err, fmt.Sprintf("incident %d", id))
 	}
-	if err := db.Where("incident_id = ?", id).Order("at, id").Find(&inc.Timeline).Error; err != nil {
-		return nil, fmt.Errorf("load timeline of incident %d: %w", id, err)
-	}
-	if err := db.Omit(clause.Associations).Where("incident_id = ?", id).Order("started_at, id").Find(&inc.ImpactWindows).Error; err != nil {
-		return nil, fmt.Errorf("load impact windows of incident %d: %w", id, err)
-	}
-	if err := db.Omit(clause.Associations).Where("incident_id = ?", id).Order("id").Find(&inc.FollowUps).Error; err != nil {
-		return nil, fmt.Errorf("load follow-ups of incident %d: %w", id, err)
-	}
-	if err := loadTags(db, &inc); err != nil {
-		return nil, fmt.Errorf("load tags of incident %d: %w", id, err)
+	if err := loadNested(db, &inc); err != nil {
+		return nil, err
 	}
 	return &inc, nil
+}
+
+// loadNested reads an incident's nested records in four statements.
+func loadNested(db *gorm.DB, inc *Incident) error {
+	id := inc.ID
+	if err := db.Where("incident_id = ?", id).Order("at, id").Find(&inc.Timeline).Error; err != nil {
+		return fmt.Errorf("load timeline of incident %d: %w", id, err)
+	}
+	if err := db.Omit(clause.Associations).Where("incident_id = ?", id).Order("started_at, id").Find(&inc.ImpactWindows).Error; err != nil {
+		return fmt.Errorf("load impact windows of incident %d: %w", id, err)
+	}
+	if err := db.Omit(clause.Associations).Where("incident_id = ?", id).Order("id").Find(&inc.FollowUps).Error; err != nil {
+		return fmt.Errorf("load follow-ups of incident %d: %w", id, err)
+	}
+	if err := loadTags(db, inc); err != nil {
+		return fmt.Errorf("load tags of incident %d: %w", id, err)
+	}
+	return nil
 }
 
 // loadTags fills an incident's services, regions and factors, its windows' services and its

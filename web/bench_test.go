@@ -59,7 +59,7 @@ func BenchmarkIncidentPage(b *testing.B) {
 	for i := 0; i < 10; i++ {
 		a.post(path+"/follow-ups", url.Values{"title": {fmt.Sprintf("Follow-up %d", i)}, "kind": {"prevent"}, "priority": {"p2"}, "status": {"open"}, "owner": {"sre"}, "due_on": {"2026-04-01"}, "description": {"Add a *cache readiness* check."}})
 	}
-	serve(b, a, path)
+	serveWithCPU(b, a, nil, path)
 }
 
 // BenchmarkListPage10k renders the first page of the incident list over 10,000 incidents.
