@@ -126,7 +126,14 @@ func (r router) add(method, path, role string, h echo.HandlerFunc) {
 	r.e.Add(method, path, h, authorize(role)).Name = "role:" + role
 }
 
-func (r router) get(path, role string, h echo.HandlerFunc)  { r.add(http.MethodGet, path, role, h) }
+// get adds a GET route; a public one answers HEAD too, which uptime checkers and feed readers
+// send (net/http drops the body).
+func (r router) get(path, role string, h echo.HandlerFunc) {
+	r.add(http.MethodGet, path, role, h)
+	if role == Public {
+		r.add(http.MethodHead, path, role, h)
+	}
+}
 func (r router) post(path, role string, h echo.HandlerFunc) { r.add(http.MethodPost, path, role, h) }
 func (r router) put(path, role string, h echo.HandlerFunc)  { r.add(http.MethodPut, path, role, h) }
 func (r router) delete(path, role string, h echo.HandlerFunc) {

@@ -3,8 +3,10 @@ package web_test
 import (
 	"encoding/json"
 	"encoding/xml"
+	"io"
 	"maps"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"slices"
@@ -309,4 +311,44 @@ func TestNothingInternalReachesTheStatusPage(t *testing.T) {
 		"detection", "SECRET-detection-draft", "response", "SECRET-response-draft"))
 	admin.post(path+"/follow-ups", url.Values{"title": {"SECRET-new-follow-up"}, "kind": {"detect"}, "priority": {"p2"}, "status": {"open"}})
 	read("edited after publishing", []string{"The public summary.", "Public cause."}, nil)
+}
+
+// TestPublicPagesAnswerHead sends HEAD, as uptime checkers and feed readers do, to the public
+// pages over a real server: the headers of a GET and no body. Pages behind sign-in still refuse it.
+func TestPublicPagesAnswerHead(t *testing.T) {
+	admin := newApp(t)
+	admin.loadDemo()
+	server := httptest.NewServer(admin.e)
+	defer server.Close()
+	for path, contentType := range map[string]string{
+		"/status":                         "text/html",
+		"/status/incidents/1":             "text/html",
+		"/status/feed.atom":               "application/atom+xml",
+		"/status/api/v2/incidents.json":   "application/json",
+		"/status/api/v2/summary.json":     "application/json",
+		"/healthz":                        "",
+		"/status/api/v2/no-such-api.json": "",
+	} {
+		r, err := http.Head(server.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(r.Body)
+		r.Body.Close()
+		want := http.StatusOK
+		if strings.Contains(path, "no-such") {
+			want = http.StatusNotFound
+		}
+		if r.StatusCode != want || len(body) != 0 || !strings.HasPrefix(r.Header.Get("Content-Type"), contentType) {
+			t.Errorf("HEAD %s: status %d, %d bytes, Content-Type %q; want %d, none, %q", path, r.StatusCode, len(body), r.Header.Get("Content-Type"), want, contentType)
+		}
+	}
+	r, err := http.Head(server.URL + "/incidents")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Body.Close()
+	if r.StatusCode != http.StatusMethodNotAllowed {
+		t.Errorf("HEAD /incidents: status %d, want 405", r.StatusCode)
+	}
 }
