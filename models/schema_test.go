@@ -24,9 +24,10 @@ func columns(t *testing.T, db *sql.DB, query string) map[string][]string {
 		if err := rows.Scan(&table, &column); err != nil {
 			t.Fatal(err)
 		}
-		// goose's bookkeeping differs by dialect, and SQLite's full-text search lives in FTS5
-		// tables that PostgreSQL replaces with GIN indexes on the same columns.
-		if strings.HasPrefix(table, "goose_") || strings.Contains(table, "_fts") {
+		// goose's bookkeeping differs by dialect, SQLite's full-text search lives in FTS5
+		// tables that PostgreSQL replaces with GIN indexes on the same columns, and PostgreSQL
+		// alone gathers a transaction's changes to kept counts before applying them at commit.
+		if strings.HasPrefix(table, "goose_") || strings.Contains(table, "_fts") || strings.HasSuffix(table, "_pending") {
 			continue
 		}
 		out[table] = append(out[table], column)

@@ -16,6 +16,23 @@ CREATE TABLE follow_up_counts (
     PRIMARY KEY (status, kind, priority, owner, due_on, factor_id, service_id)
 );
 CREATE INDEX follow_up_counts_dimension_idx ON follow_up_counts (factor_id, service_id);
+-- Changes to the counts wait here until their transaction commits, and are then added up and
+-- applied once per key (follow_up_counts_fold): updating one counts row for every follow-up of a
+-- large import would leave a row version per update that each next update walks past, so the
+-- import would slow with the square of its size. Each transaction sees and folds only its own
+-- rows. SQLite, with one writer and no row versions, applies changes at once and has no such
+-- table.
+CREATE TABLE follow_up_counts_pending (
+    status     TEXT NOT NULL,
+    kind       TEXT NOT NULL,
+    priority   TEXT NOT NULL,
+    owner      TEXT NOT NULL,
+    due_on     DATE NOT NULL,
+    factor_id  BIGINT NOT NULL,
+    service_id BIGINT NOT NULL,
+    delta      BIGINT NOT NULL
+);
+
 -- The list sorted by priority reads this index in order.
 CREATE INDEX follow_ups_priority_list_idx ON follow_ups (priority, due_on ASC NULLS LAST, id);
 
@@ -43,24 +60,43 @@ $$;
 -- +goose StatementEnd
 
 -- Adds delta to every row a follow-up counts in: overall, its factors and its incident's
--- services; rows that reach zero go.
+-- services.
 -- +goose StatementBegin
 CREATE FUNCTION follow_up_counts_add(u follow_ups, delta BIGINT) RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
     due DATE := COALESCE(u.due_on, DATE '9999-12-31');
 BEGIN
-    INSERT INTO follow_up_counts (status, kind, priority, owner, due_on, factor_id, service_id, n)
+    INSERT INTO follow_up_counts_pending (status, kind, priority, owner, due_on, factor_id, service_id, delta)
     SELECT u.status, u.kind, u.priority, u.owner, due, 0, 0, delta
     UNION ALL
     SELECT u.status, u.kind, u.priority, u.owner, due, factor_id, 0, delta FROM follow_up_factors WHERE follow_up_id = u.id
     UNION ALL
-    SELECT u.status, u.kind, u.priority, u.owner, due, 0, service_id, delta FROM incident_services WHERE incident_id = u.incident_id
-    ON CONFLICT (status, kind, priority, owner, due_on, factor_id, service_id) DO UPDATE SET n = follow_up_counts.n + EXCLUDED.n;
-    DELETE FROM follow_up_counts c WHERE c.n = 0 AND c.status = u.status AND c.kind = u.kind
-        AND c.priority = u.priority AND c.owner = u.owner AND c.due_on = due;
+    SELECT u.status, u.kind, u.priority, u.owner, due, 0, service_id, delta FROM incident_services WHERE incident_id = u.incident_id;
 END;
 $$;
 -- +goose StatementEnd
+
+-- At commit, the first pending change of the transaction folds them all; the flag, local to the
+-- transaction, makes the others return at once. Rows that reach zero go.
+-- +goose StatementBegin
+CREATE FUNCTION follow_up_counts_fold() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF current_setting('hindsight.follow_up_counts_folded', true) IS DISTINCT FROM 'on' THEN
+        PERFORM set_config('hindsight.follow_up_counts_folded', 'on', true);
+        WITH moved AS (DELETE FROM follow_up_counts_pending RETURNING *)
+        INSERT INTO follow_up_counts (status, kind, priority, owner, due_on, factor_id, service_id, n)
+        SELECT status, kind, priority, owner, due_on, factor_id, service_id, sum(delta) FROM moved
+        GROUP BY status, kind, priority, owner, due_on, factor_id, service_id
+        ON CONFLICT (status, kind, priority, owner, due_on, factor_id, service_id) DO UPDATE SET n = follow_up_counts.n + EXCLUDED.n;
+        DELETE FROM follow_up_counts WHERE n = 0;
+    END IF;
+    RETURN NULL;
+END;
+$$;
+-- +goose StatementEnd
+
+CREATE CONSTRAINT TRIGGER follow_up_counts_fold AFTER INSERT ON follow_up_counts_pending
+DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION follow_up_counts_fold();
 
 -- +goose StatementBegin
 CREATE FUNCTION follow_up_counts_keep() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -114,21 +150,13 @@ BEGIN
         delta := -1;
     END IF;
     IF TG_TABLE_NAME = 'follow_up_factors' THEN
-        INSERT INTO follow_up_counts (status, kind, priority, owner, due_on, factor_id, service_id, n)
+        INSERT INTO follow_up_counts_pending (status, kind, priority, owner, due_on, factor_id, service_id, delta)
         SELECT u.status, u.kind, u.priority, u.owner, COALESCE(u.due_on, DATE '9999-12-31'), tag.factor_id, 0, delta
-        FROM follow_ups u WHERE u.id = tag.follow_up_id AND follow_up_counts_live(u.incident_id)
-        ON CONFLICT (status, kind, priority, owner, due_on, factor_id, service_id) DO UPDATE SET n = follow_up_counts.n + EXCLUDED.n;
-        DELETE FROM follow_up_counts WHERE n = 0 AND factor_id = tag.factor_id AND service_id = 0
-            AND (status, kind, priority, owner, due_on) IN (
-                SELECT status, kind, priority, owner, COALESCE(due_on, DATE '9999-12-31') FROM follow_ups WHERE id = tag.follow_up_id);
+        FROM follow_ups u WHERE u.id = tag.follow_up_id AND follow_up_counts_live(u.incident_id);
     ELSIF follow_up_counts_live(tag.incident_id) THEN
-        INSERT INTO follow_up_counts (status, kind, priority, owner, due_on, factor_id, service_id, n)
-        SELECT status, kind, priority, owner, COALESCE(due_on, DATE '9999-12-31'), 0, tag.service_id, delta * count(*)
-        FROM follow_ups WHERE incident_id = tag.incident_id GROUP BY 1, 2, 3, 4, 5
-        ON CONFLICT (status, kind, priority, owner, due_on, factor_id, service_id) DO UPDATE SET n = follow_up_counts.n + EXCLUDED.n;
-        DELETE FROM follow_up_counts WHERE n = 0 AND factor_id = 0 AND service_id = tag.service_id
-            AND (status, kind, priority, owner, due_on) IN (
-                SELECT status, kind, priority, owner, COALESCE(due_on, DATE '9999-12-31') FROM follow_ups WHERE incident_id = tag.incident_id);
+        INSERT INTO follow_up_counts_pending (status, kind, priority, owner, due_on, factor_id, service_id, delta)
+        SELECT status, kind, priority, owner, COALESCE(due_on, DATE '9999-12-31'), 0, tag.service_id, delta
+        FROM follow_ups WHERE incident_id = tag.incident_id;
     END IF;
     RETURN NULL;
 END;
@@ -182,6 +210,9 @@ DROP TRIGGER follow_up_counts_update ON follow_ups;
 DROP TRIGGER follow_up_counts_insert ON follow_ups;
 DROP FUNCTION follow_up_counts_keep();
 DROP FUNCTION follow_up_counts_add(follow_ups, BIGINT);
+DROP TRIGGER follow_up_counts_fold ON follow_up_counts_pending;
+DROP FUNCTION follow_up_counts_fold();
+DROP TABLE follow_up_counts_pending;
 DROP FUNCTION follow_up_counts_live(BIGINT);
 DROP INDEX follow_ups_priority_list_idx;
 DROP TABLE follow_up_counts;
