@@ -132,10 +132,21 @@ func (h *Handlers) APIFactorList(c echo.Context) error {
 	return c.JSON(http.StatusOK, map[string]any{"factors": out})
 }
 
-// APIRecurrence answers GET /api/v1/recurrence: one entry per factor with its incidents, the
-// follow-ups addressing it and the flags.
+// APIRecurrence answers GET /api/v1/recurrence: one entry per factor with its counts and flags
+// over every incident and follow-up, its most recent incidents and the first follow-ups
+// addressing it, "limit" of each (default 100, at most 1000; 0 for counts and flags only).
 func (h *Handlers) APIRecurrence(c echo.Context) error {
-	report, err := h.Store.Recurrence(c.Request().Context())
+	limit := models.RecurrenceListed
+	if v := c.QueryParam("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 || n > models.RecurrenceMaxListed {
+			var errs models.FieldErrors
+			errs.Add("limit", "Must be a whole number from 0 to "+strconv.Itoa(models.RecurrenceMaxListed)+".")
+			return invalid(c, errs)
+		}
+		limit = n
+	}
+	report, err := h.Store.RecurrenceListing(c.Request().Context(), limit)
 	if err != nil {
 		return err
 	}
@@ -153,18 +164,21 @@ func (h *Handlers) APIRecurrence(c echo.Context) error {
 		DoneAt     any    `json:"done_at"`
 	}
 	type entry struct {
-		Slug           string     `json:"slug"`
-		Name           string     `json:"name"`
-		IncidentCount  int        `json:"incident_count"`
-		LastOccurrence any        `json:"last_occurrence"`
-		Incidents      []incident `json:"incidents"`
-		FollowUps      []followUp `json:"follow_ups"`
-		Flags          []string   `json:"flags"`
-		CameBack       int        `json:"came_back_count"`
+		Slug              string         `json:"slug"`
+		Name              string         `json:"name"`
+		IncidentCount     int            `json:"incident_count"`
+		LastOccurrence    any            `json:"last_occurrence"`
+		Incidents         []incident     `json:"incidents"`
+		FollowUpCount     int            `json:"follow_up_count"`
+		FollowUpsByStatus map[string]int `json:"follow_ups_by_status"`
+		FollowUps         []followUp     `json:"follow_ups"`
+		Flags             []string       `json:"flags"`
+		CameBack          int            `json:"came_back_count"`
 	}
 	out := make([]entry, len(report))
 	for n, r := range report {
-		e := entry{Slug: r.Factor.Slug, Name: r.Factor.Name, IncidentCount: len(r.Incidents), CameBack: r.CameBack,
+		e := entry{Slug: r.Factor.Slug, Name: r.Factor.Name, IncidentCount: r.IncidentCount, CameBack: r.CameBack,
+			FollowUpCount: r.FollowUpCount, FollowUpsByStatus: r.FollowUpsByStatus,
 			Incidents: []incident{}, FollowUps: []followUp{}, Flags: []string{}}
 		if r.LastOccurrence != nil {
 			e.LastOccurrence = r.LastOccurrence.UTC()
@@ -195,5 +209,5 @@ func (h *Handlers) APIRecurrence(c echo.Context) error {
 		}
 		out[n] = e
 	}
-	return c.JSON(http.StatusOK, map[string]any{"factors": out})
+	return c.JSON(http.StatusOK, map[string]any{"factors": out, "limit": limit})
 }
