@@ -2,12 +2,15 @@ package models
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"html"
 	"sort"
 	"strings"
 	"time"
 	"unicode"
+
+	"gorm.io/gorm"
 )
 
 // Snippet markers: the database wraps matches in these, then they become <mark> after the text
@@ -60,72 +63,120 @@ func safeSnippet(s string) string {
 	return strings.NewReplacer(markOpen, "<mark>", markClose, "</mark>").Replace(s)
 }
 
-// The text PostgreSQL indexes for each table, exactly as the GIN indexes of migration 00004 say.
-const (
-	pgIncidentText = `to_tsvector('english', title || ' ' || summary || ' ' || customer_impact || ' ' || root_cause || ' ' || "trigger" || ' ' || detection || ' ' || response || ' ' || lessons)`
-	pgEventText    = `to_tsvector('english', body)`
-	pgFollowUpText = `to_tsvector('english', title || ' ' || description || ' ' || verification)`
-)
+// searchWindow is how many of the newest live matches of each kind a search ranks. Ranking
+// costs something for every row it ranks whatever the LIMIT (bm25 reads each row's length from
+// the FTS5 docsize table; ts_rank reads each row's tsvector): a word found in 60,000 of 300,000
+// follow-ups took 80 ms to rank on SQLite, the newest 1,000 of them take a few. A query matching
+// fewer rows is ranked exactly as before; one matching more shows the best of its most recent
+// 1,000 matches of each kind, which for a word that common is what people are after.
+const searchWindow = 1000
 
-// Search finds incidents, timeline entries and follow-ups matching every word of q, best first.
+// sqliteSearchQuery ranks by bm25 the newest @window matches of @query in one FTS5 table whose
+// incident is live, keeps the best @limit, and only then highlights them.
+//
+// bound, the window's lower rowid, walks the matches newest first, which FTS5 does from its
+// index without ranking; ranked hands FTS5 that bound as a rowid range, so bm25 runs inside the
+// window only. Deleted incidents are left out by their ids, read from the index of deleted
+// incidents, without a visit to incidents. snippet() needs FTS5's cursor on its row, and SQLite
+// computes it for every row entering the top-@limit sort, which with equal ranks is every row of
+// the window; so the final pass walks only the rowid range the best span, computing snippet()
+// for the rows kept. Its unary + stops SQLite from running the match again for each kept rowid.
+// Every pass over a common word's matches costs milliseconds even when its range holds none, so
+// bound and span come first in a CROSS JOIN, and a pass with nothing to find never starts.
+//
+// rank is the bm25 call, lower for better matches, so the rank returned is its negation, higher
+// better as on PostgreSQL; record is the table the FTS5 rows copy, joined to reach the incident,
+// "" for incidents themselves; columns read the record as r (for incidents, i) and its incident
+// as i.
+func sqliteSearchQuery(fts, rank, record, columns string) string {
+	const deleted = `(SELECT id FROM incidents WHERE deleted_at IS NOT NULL)`
+	join, live := ``, fts+`.rowid NOT IN `+deleted
+	windowJoin, windowLive := ``, `w.rowid NOT IN `+deleted
+	records := `CROSS JOIN incidents i ON i.id = ranked.id`
+	if record != "" {
+		join, live = `JOIN `+record+` l ON l.id = `+fts+`.rowid`, `l.incident_id NOT IN `+deleted
+		windowJoin, windowLive = `JOIN `+record+` wl ON wl.id = w.rowid`, `wl.incident_id NOT IN `+deleted
+		records = `CROSS JOIN ` + record + ` r ON r.id = ranked.id CROSS JOIN incidents i ON i.id = r.incident_id`
+	}
+	return `WITH bound AS MATERIALIZED (
+			SELECT min(r) AS id FROM (SELECT w.rowid AS r FROM ` + fts + ` w ` + windowJoin + `
+			WHERE w.` + fts + ` MATCH @query AND ` + windowLive + ` ORDER BY w.rowid DESC LIMIT @window)
+		), ranked AS MATERIALIZED (
+			SELECT ` + fts + `.rowid AS id, ` + rank + ` AS score FROM bound CROSS JOIN ` + fts + ` ` + join + `
+			WHERE bound.id IS NOT NULL AND ` + fts + ` MATCH @query AND ` + fts + `.rowid >= bound.id AND ` + live + `
+			ORDER BY score, ` + fts + `.rowid DESC LIMIT @limit
+		), span AS (
+			SELECT min(id) AS first, max(id) AS last FROM ranked
+		)
+		SELECT ` + columns + `, snippet(` + fts + `, -1, @open, @close, '…', 16) AS snippet_html, -ranked.score AS rank
+		FROM span CROSS JOIN ` + fts + ` CROSS JOIN ranked ON ranked.id = +` + fts + `.rowid ` + records + `
+		WHERE span.first IS NOT NULL AND ` + fts + ` MATCH @query AND ` + fts + `.rowid BETWEEN span.first AND span.last
+		ORDER BY ranked.score, ranked.id DESC`
+}
+
+// postgresWindow defines matched: the ids and documents of the newest @window matches of
+// @query in fts (migration 00015) that pass cond, reading fts as x joined by join.
+//
+// A GIN index finds matches in no order, so taking the newest from it means visiting every match,
+// 60,000 rows for a common word; walking the primary key backwards finds the newest cheaply when
+// matches are common but reads the whole table when they are rare, and the planner cannot tell
+// which, least of all in a prepared statement. So recent walks the newest @scan documents in key
+// order, a subquery with a LIMIT the planner cannot turn into a GIN scan, and stops at @window
+// matches; only when fewer match there does the GIN index find the matches among all documents,
+// which are then few: at most one in @scan/@window, unless old documents match far more often
+// than new ones. That fallback sorts on x.id + 0, an expression, which keeps the planner off the
+// primary key. The tsquery is a subquery so that a generic plan parses it once, not per row.
+func postgresWindow(fts, join, cond string) string {
+	return `recent AS (
+			SELECT x.id, x.document FROM (SELECT * FROM ` + fts + ` ORDER BY id DESC LIMIT @scan) x ` + join + `
+			WHERE x.document @@ (SELECT to_tsquery('english', @query)) AND ` + cond + `
+			ORDER BY x.id DESC LIMIT @window
+		), matched AS (
+			SELECT id, document FROM recent WHERE (SELECT count(*) FROM recent) >= @window
+			UNION ALL
+			(SELECT x.id, x.document FROM ` + fts + ` x ` + join + `
+			WHERE x.document @@ (SELECT to_tsquery('english', @query)) AND ` + cond + ` AND (SELECT count(*) FROM recent) < @window
+			ORDER BY x.id + 0 DESC LIMIT @window)
+		)`
+}
+
+// postgresSearchQuery ranks by ts_rank the newest @window matches of one table whose incident
+// is live, then highlights the best @limit. The documents are ranked from their stored tsvector
+// without reading the records; ts_headline, which parses the text again, runs on the best only.
+// incidentColumn names the incident in table_fts and in table; columns and headline read the
+// record as r and its incident as i.
+func postgresSearchQuery(table, incidentColumn, columns, headline string) string {
+	return `WITH ` + postgresWindow(table+"_fts", "",
+		`NOT EXISTS (SELECT 1 FROM incidents d WHERE d.id = x.`+incidentColumn+` AND d.deleted_at IS NOT NULL)`) + `, ranked AS (
+			SELECT m.id, ts_rank(m.document, (SELECT to_tsquery('english', @query))) AS rank FROM matched m
+			ORDER BY rank DESC, m.id DESC LIMIT @limit
+		)
+		SELECT ` + columns + `, ts_headline('english', ` + headline + `, (SELECT to_tsquery('english', @query)), @headline) AS snippet_html, ranked.rank
+		FROM ranked JOIN ` + table + ` r ON r.id = ranked.id JOIN incidents i ON i.id = r.` + incidentColumn + `
+		ORDER BY ranked.rank DESC, r.id DESC`
+}
+
+// postgresScan is how many windows of the newest documents PostgreSQL reads in key order
+// before it asks the GIN index (postgresWindow).
+const postgresScan = 20
+
+// Search finds incidents, timeline entries and follow-ups matching every word of q, best first:
+// up to limit of each kind, the best of the searchWindow most recent matches of that kind.
 func (s *Store) Search(ctx context.Context, q string, limit int) ([]SearchHit, error) {
+	return s.search(ctx, q, limit, searchWindow)
+}
+
+func (s *Store) search(ctx context.Context, q string, limit, window int) ([]SearchHit, error) {
 	terms := searchTerms(q, 12)
 	if len(terms) == 0 {
 		return nil, nil
 	}
 	db := s.read.WithContext(ctx)
+	queries, args := s.searchQueries(terms, limit, window)
 	var hits []SearchHit
-	var queries []string
-	var args [][]any
-	if s.dialect == "postgres" {
-		tq := tsQuery(terms, "&")
-		opts := "StartSel=" + markOpen + ", StopSel=" + markClose + ", MaxWords=24, MinWords=10"
-		queries = []string{
-			`SELECT 'incident' AS kind, i.id AS incident_id, i.id AS id, i.title AS title, i.title AS incident_title,
-				ts_headline('english', i.summary || ' ' || i.root_cause || ' ' || i.customer_impact, to_tsquery('english', ?), ?) AS snippet_html,
-				ts_rank(` + pgIncidentText + `, to_tsquery('english', ?)) AS rank
-			FROM incidents i WHERE i.deleted_at IS NULL AND ` + strings.ReplaceAll(pgIncidentText, "title", "i.title") + ` @@ to_tsquery('english', ?)
-			ORDER BY rank DESC LIMIT ?`,
-			`SELECT 'timeline_event' AS kind, e.incident_id, e.id, i.title AS title, i.title AS incident_title,
-				ts_headline('english', e.body, to_tsquery('english', ?), ?) AS snippet_html,
-				ts_rank(` + pgEventText + `, to_tsquery('english', ?)) AS rank
-			FROM timeline_events e JOIN incidents i ON i.id = e.incident_id AND i.deleted_at IS NULL
-			WHERE ` + pgEventText + ` @@ to_tsquery('english', ?) ORDER BY rank DESC LIMIT ?`,
-			`SELECT 'follow_up' AS kind, f.incident_id, f.id, f.title AS title, i.title AS incident_title,
-				ts_headline('english', f.title || ' ' || f.description || ' ' || f.verification, to_tsquery('english', ?), ?) AS snippet_html,
-				ts_rank(` + strings.ReplaceAll(pgFollowUpText, "title", "f.title") + `, to_tsquery('english', ?)) AS rank
-			FROM follow_ups f JOIN incidents i ON i.id = f.incident_id AND i.deleted_at IS NULL
-			WHERE ` + strings.ReplaceAll(pgFollowUpText, "title", "f.title") + ` @@ to_tsquery('english', ?) ORDER BY rank DESC LIMIT ?`,
-		}
-		for range queries {
-			args = append(args, []any{tq, opts, tq, tq, limit})
-		}
-	} else {
-		fq := ftsQuery(terms, "AND")
-		// bm25 is lower for better matches; it is negated so that higher is better everywhere.
-		queries = []string{
-			`SELECT 'incident' AS kind, i.id AS incident_id, i.id AS id, i.title AS title, i.title AS incident_title,
-				snippet(incidents_fts, -1, ?, ?, '…', 16) AS snippet_html, -bm25(incidents_fts, 5.0, 2.0, 1.0) AS rank
-			FROM incidents_fts JOIN incidents i ON i.id = incidents_fts.rowid AND i.deleted_at IS NULL
-			WHERE incidents_fts MATCH ? ORDER BY bm25(incidents_fts, 5.0, 2.0, 1.0) LIMIT ?`,
-			`SELECT 'timeline_event' AS kind, e.incident_id, e.id, i.title AS title, i.title AS incident_title,
-				snippet(timeline_events_fts, -1, ?, ?, '…', 16) AS snippet_html, -bm25(timeline_events_fts) AS rank
-			FROM timeline_events_fts JOIN timeline_events e ON e.id = timeline_events_fts.rowid
-			JOIN incidents i ON i.id = e.incident_id AND i.deleted_at IS NULL
-			WHERE timeline_events_fts MATCH ? ORDER BY bm25(timeline_events_fts) LIMIT ?`,
-			`SELECT 'follow_up' AS kind, f.incident_id, f.id, f.title AS title, i.title AS incident_title,
-				snippet(follow_ups_fts, -1, ?, ?, '…', 16) AS snippet_html, -bm25(follow_ups_fts, 3.0, 1.0, 1.0) AS rank
-			FROM follow_ups_fts JOIN follow_ups f ON f.id = follow_ups_fts.rowid
-			JOIN incidents i ON i.id = f.incident_id AND i.deleted_at IS NULL
-			WHERE follow_ups_fts MATCH ? ORDER BY bm25(follow_ups_fts, 3.0, 1.0, 1.0) LIMIT ?`,
-		}
-		for range queries {
-			args = append(args, []any{markOpen, markClose, fq, limit})
-		}
-	}
-	for n, query := range queries {
+	for _, query := range queries {
 		var part []SearchHit
-		if err := db.Raw(query, args[n]...).Scan(&part).Error; err != nil {
+		if err := db.Raw(query, args...).Scan(&part).Error; err != nil {
 			return nil, fmt.Errorf("search: %w", err)
 		}
 		hits = append(hits, part...)
@@ -142,6 +193,35 @@ func (s *Store) Search(ctx context.Context, q string, limit int) ([]SearchHit, e
 		return hits[a].Rank > hits[b].Rank
 	})
 	return hits, nil
+}
+
+// searchQueries are the statements of a search for terms, one per kind, and their arguments.
+func (s *Store) searchQueries(terms []string, limit, window int) ([]string, []any) {
+	if s.dialect == "postgres" {
+		queries := []string{
+			postgresSearchQuery("incidents", "id",
+				`'incident' AS kind, i.id AS incident_id, i.id AS id, i.title AS title, i.title AS incident_title`,
+				`i.summary || ' ' || i.root_cause || ' ' || i.customer_impact`),
+			postgresSearchQuery("timeline_events", "incident_id",
+				`'timeline_event' AS kind, r.incident_id, r.id, i.title AS title, i.title AS incident_title`, `r.body`),
+			postgresSearchQuery("follow_ups", "incident_id",
+				`'follow_up' AS kind, r.incident_id, r.id, r.title AS title, i.title AS incident_title`,
+				`r.title || ' ' || r.description || ' ' || r.verification`),
+		}
+		headline := "StartSel=" + markOpen + ", StopSel=" + markClose + ", MaxWords=24, MinWords=10"
+		return queries, []any{sql.Named("query", tsQuery(terms, "&")), sql.Named("window", window),
+			sql.Named("scan", postgresScan*window), sql.Named("limit", limit), sql.Named("headline", headline)}
+	}
+	queries := []string{
+		sqliteSearchQuery("incidents_fts", "bm25(incidents_fts, 5.0, 2.0, 1.0)", "",
+			`'incident' AS kind, i.id AS incident_id, i.id AS id, i.title AS title, i.title AS incident_title`),
+		sqliteSearchQuery("timeline_events_fts", "bm25(timeline_events_fts)", "timeline_events",
+			`'timeline_event' AS kind, r.incident_id, r.id, i.title AS title, i.title AS incident_title`),
+		sqliteSearchQuery("follow_ups_fts", "bm25(follow_ups_fts, 3.0, 1.0, 1.0)", "follow_ups",
+			`'follow_up' AS kind, r.incident_id, r.id, r.title AS title, i.title AS incident_title`),
+	}
+	return queries, []any{sql.Named("query", ftsQuery(terms, "AND")), sql.Named("window", window),
+		sql.Named("limit", limit), sql.Named("open", markOpen), sql.Named("close", markClose)}
 }
 
 // SimilarQuery describes the incident to compare with: a stored one or a draft being filed.
@@ -175,9 +255,20 @@ func init() {
 	}
 }
 
+// similarWindow is how many of the most recent earlier incidents sharing a word with the query
+// are ranked by text. The words of a title and summary are common ones: at 100,000 incidents a
+// draft's words were found in a third of them, and ranking them all took 70 ms.
+const similarWindow = 1000
+
 // SimilarIncidents ranks up to limit earlier incidents by shared words (FTS5 bm25 on SQLite,
-// ts_rank on PostgreSQL), shared factors and shared services, and says what they share.
+// ts_rank on PostgreSQL), shared factors and shared services, and says what they share. The
+// candidates are the best 40 by text among the similarWindow most recent earlier incidents
+// sharing a word, and the 40 most recent earlier incidents sharing a factor, and a service.
 func (s *Store) SimilarIncidents(ctx context.Context, q SimilarQuery, limit int) ([]Similar, error) {
+	return s.similarIncidents(ctx, q, limit, similarWindow)
+}
+
+func (s *Store) similarIncidents(ctx context.Context, q SimilarQuery, limit, window int) ([]Similar, error) {
 	db := s.read.WithContext(ctx)
 	var terms []string
 	for _, t := range searchTerms(q.Text, 200) {
@@ -191,17 +282,7 @@ func (s *Store) SimilarIncidents(ctx context.Context, q SimilarQuery, limit int)
 			ID   int64
 			Rank float64
 		}
-		var err error
-		if s.dialect == "postgres" {
-			err = db.Raw(`SELECT id, ts_rank(`+pgIncidentText+`, to_tsquery('english', ?)) AS rank FROM incidents
-				WHERE deleted_at IS NULL AND id <> ? AND `+pgIncidentText+` @@ to_tsquery('english', ?)
-				ORDER BY rank DESC LIMIT 40`, tsQuery(terms, "|"), q.ExcludeID, tsQuery(terms, "|")).Scan(&rows).Error
-		} else {
-			err = db.Raw(`SELECT rowid AS id, -bm25(incidents_fts, 5.0, 2.0, 1.0) AS rank FROM incidents_fts
-				WHERE incidents_fts MATCH ? AND rowid <> ? ORDER BY bm25(incidents_fts, 5.0, 2.0, 1.0) LIMIT 40`,
-				ftsQuery(terms, "OR"), q.ExcludeID).Scan(&rows).Error
-		}
-		if err != nil {
+		if err := s.similarByText(db, q, terms, window).Scan(&rows).Error; err != nil {
 			return nil, fmt.Errorf("similar incidents by text: %w", err)
 		}
 		// Normalise to 0..1 against the best match, so text weighs like one or two shared tags.
@@ -217,25 +298,12 @@ func (s *Store) SimilarIncidents(ctx context.Context, q SimilarQuery, limit int)
 			}
 		}
 	}
-	// Candidates sharing a factor or service: the most recent ones are enough to rank.
 	var tagged []int64
-	if len(q.Factors) > 0 {
-		var ids []int64
-		err := db.Raw(`SELECT DISTINCT fi.incident_id FROM incident_factors fi JOIN factors f ON f.id = fi.factor_id
-			WHERE f.slug IN ? AND fi.incident_id <> ? ORDER BY fi.incident_id DESC LIMIT 40`, q.Factors, q.ExcludeID).Scan(&ids).Error
-		if err != nil {
-			return nil, fmt.Errorf("similar incidents by factor: %w", err)
+	if len(q.Factors) > 0 || len(q.Services) > 0 {
+		query, args := s.similarByTags(q)
+		if err := db.Raw(query, args...).Scan(&tagged).Error; err != nil {
+			return nil, fmt.Errorf("similar incidents by factor and service: %w", err)
 		}
-		tagged = append(tagged, ids...)
-	}
-	if len(q.Services) > 0 {
-		var ids []int64
-		err := db.Raw(`SELECT DISTINCT si.incident_id FROM incident_services si JOIN services s ON s.id = si.service_id
-			WHERE s.name IN ? AND si.incident_id <> ? ORDER BY si.incident_id DESC LIMIT 40`, q.Services, q.ExcludeID).Scan(&ids).Error
-		if err != nil {
-			return nil, fmt.Errorf("similar incidents by service: %w", err)
-		}
-		tagged = append(tagged, ids...)
 	}
 	candidates := append([]int64{}, tagged...)
 	for id := range textScore {
@@ -287,6 +355,76 @@ func (s *Store) SimilarIncidents(ctx context.Context, q SimilarQuery, limit int)
 		out = out[:limit]
 	}
 	return out, nil
+}
+
+// earlierIncident is the SQL condition, with its named arguments, for an incident aliased alias
+// that may be suggested for q: live, not q's own, and started before q's incident when both
+// starts are known. On SQLite it compares Unix seconds rounded down, which lets through an
+// incident started in the same second; the exact comparison is made again on the loaded incidents.
+func (s *Store) earlierIncident(alias string, q SimilarQuery) (string, []any) {
+	cond := alias + ".deleted_at IS NULL AND " + alias + ".id <> @exclude"
+	args := []any{sql.Named("exclude", q.ExcludeID)}
+	if q.Before != nil {
+		started, before := "unixepoch("+alias+".started_at) <= @before", any(q.Before.Unix())
+		if s.dialect == "postgres" {
+			started, before = alias+".started_at < @before", q.Before.UTC()
+		}
+		cond += " AND (" + alias + ".started_at IS NULL OR " + started + ")"
+		args = append(args, sql.Named("before", before))
+	}
+	return cond, args
+}
+
+// similarByText ranks the window most recent earlier incidents sharing any of terms and
+// returns the best 40 with their text rank, higher better.
+func (s *Store) similarByText(db *gorm.DB, q SimilarQuery, terms []string, window int) *gorm.DB {
+	if s.dialect == "postgres" {
+		cond, args := s.earlierIncident("i", q)
+		args = append(args, sql.Named("query", tsQuery(terms, "|")), sql.Named("window", window),
+			sql.Named("scan", postgresScan*window))
+		return db.Raw(`WITH `+postgresWindow("incidents_fts", "JOIN incidents i ON i.id = x.id", cond)+`
+			SELECT id, ts_rank(document, (SELECT to_tsquery('english', @query))) AS rank FROM matched
+			ORDER BY rank DESC, id DESC LIMIT 40`, args...)
+	}
+	cond, args := s.earlierIncident("i", q)
+	windowCond, _ := s.earlierIncident("wi", q)
+	args = append(args, sql.Named("query", ftsQuery(terms, "OR")), sql.Named("window", window))
+	// As in sqliteSearchQuery: bm25 inside the window only, and no second pass when nothing matched.
+	return db.Raw(`WITH bound AS MATERIALIZED (
+			SELECT min(r) AS id FROM (SELECT w.rowid AS r FROM incidents_fts w JOIN incidents wi ON wi.id = w.rowid
+			WHERE w.incidents_fts MATCH @query AND `+windowCond+` ORDER BY w.rowid DESC LIMIT @window)
+		)
+		SELECT incidents_fts.rowid AS id, -bm25(incidents_fts, 5.0, 2.0, 1.0) AS rank
+		FROM bound CROSS JOIN incidents_fts JOIN incidents i ON i.id = incidents_fts.rowid
+		WHERE bound.id IS NOT NULL AND incidents_fts MATCH @query AND incidents_fts.rowid >= bound.id AND `+cond+`
+		ORDER BY bm25(incidents_fts, 5.0, 2.0, 1.0), incidents_fts.rowid DESC LIMIT 40`, args...)
+}
+
+// similarByTags is one query for the 40 most recently filed earlier incidents sharing any of
+// q's factors, then the 40 sharing any of its services. Each tag is read newest first from
+// its (tag, incident) index and stops at 40, and the union of those is cut to 40 again, which
+// is the 40 newest of all the incidents sharing any of them without collecting them all.
+func (s *Store) similarByTags(q SimilarQuery) (string, []any) {
+	cond, args := s.earlierIncident("i", q)
+	newest := func(link, tagColumn, tagTable, nameColumn string, names []string) string {
+		parts := make([]string, len(names))
+		for n, name := range names {
+			param := fmt.Sprintf("%s%d", tagTable, n)
+			parts[n] = fmt.Sprintf(`SELECT incident_id FROM (SELECT t.incident_id FROM %s t JOIN incidents i ON i.id = t.incident_id
+				WHERE t.%s = (SELECT id FROM %s WHERE %s = @%s) AND %s ORDER BY t.incident_id DESC LIMIT 40) AS %s`,
+				link, tagColumn, tagTable, nameColumn, param, cond, param)
+			args = append(args, sql.Named(param, name))
+		}
+		return `SELECT incident_id FROM (` + strings.Join(parts, " UNION ") + ` ORDER BY incident_id DESC LIMIT 40) AS by_` + tagTable
+	}
+	var queries []string
+	if len(q.Factors) > 0 {
+		queries = append(queries, newest("incident_factors", "factor_id", "factors", "slug", q.Factors))
+	}
+	if len(q.Services) > 0 {
+		queries = append(queries, newest("incident_services", "service_id", "services", "name", q.Services))
+	}
+	return strings.Join(queries, " UNION ALL "), args
 }
 
 func set(values []string) map[string]bool {
