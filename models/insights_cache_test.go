@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"reflect"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -376,15 +375,6 @@ func TestInsightsCacheIsBounded(t *testing.T) {
 	}
 }
 
-// cpuTime is the CPU time this process has used so far, user and system, every thread.
-func cpuTime(b *testing.B) time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		b.Fatal(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
 // loopWithCPU runs op for the benchmark, and before it, when set, outside the timers; it reports
 // the CPU time op took beside the wall time, which on a shared machine depends less on what else
 // is running. Without before, op runs once untimed first, so a warm loop is warm from the start.
@@ -400,9 +390,9 @@ func loopWithCPU(b *testing.B, before, op func(*testing.B)) {
 			before(b)
 			b.StartTimer()
 		}
-		start := cpuTime(b)
+		start := storetest.CPUTime(b)
 		op(b)
-		cpu += cpuTime(b) - start
+		cpu += storetest.CPUTime(b) - start
 	}
 	b.ReportMetric(float64(cpu.Microseconds())/1000/float64(b.N), "cpu-ms/op")
 }

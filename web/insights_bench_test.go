@@ -3,7 +3,6 @@ package web_test
 import (
 	"net/http"
 	"net/http/httptest"
-	"syscall"
 	"testing"
 	"time"
 
@@ -97,18 +96,9 @@ func serveWithCPU(b *testing.B, a *app, before func(*testing.B), path string) {
 			before(b)
 			b.StartTimer()
 		}
-		start := cpuTime(b)
+		start := storetest.CPUTime(b)
 		get()
-		cpu += cpuTime(b) - start
+		cpu += storetest.CPUTime(b) - start
 	}
 	b.ReportMetric(float64(cpu.Microseconds())/1000/float64(b.N), "cpu-ms/op")
-}
-
-// cpuTime is the CPU time this process has used so far, user and system, every thread.
-func cpuTime(b *testing.B) time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		b.Fatal(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
