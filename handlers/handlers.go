@@ -21,8 +21,8 @@ type Handlers struct {
 	Store    *models.Store
 	Log      *slog.Logger
 	Sessions *scs.SessionManager
-	// Similar keeps each incident's similar incidents for a minute.
-	Similar *models.SimilarCache
+	// Similar hands out each incident's kept similar incidents.
+	Similar *models.SimilarKeeper
 	// SetupToken opens the first-run page that creates the first admin; empty once anyone exists.
 	SetupToken string
 	// Warmed, when set, is closed once start-up has warmed the caches; /readyz waits for it.

@@ -72,7 +72,7 @@ func (h *Handlers) incidentView(c echo.Context, inc *models.Incident) (templates
 	if err != nil {
 		return templates.IncidentView{}, err
 	}
-	similar, err := h.Similar.For(ctx, h.Store, inc)
+	similar, err := h.Similar.For(ctx, inc)
 	if err != nil {
 		return templates.IncidentView{}, err
 	}

@@ -241,6 +241,8 @@ type Similar struct {
 	Score     float64
 	Shares    []string // names of shared factors, then services
 	TextMatch bool
+
+	sharedFactors, sharedServices []int64 // ids of what is shared, as kept
 }
 
 // stopWords are too common in postmortems to say anything about similarity.
@@ -327,13 +329,15 @@ func (s *Store) similarIncidents(ctx context.Context, q SimilarQuery, limit, win
 		sim := Similar{ID: inc.ID, Title: inc.Title, StartedAt: inc.StartedAt}
 		for _, f := range inc.Factors {
 			if wantFactor[f.Slug] {
-				sim.Shares = append(sim.Shares, strings.ToLower(f.Name[:1])+f.Name[1:])
+				sim.Shares = append(sim.Shares, factorPhrase(f.Name))
+				sim.sharedFactors = append(sim.sharedFactors, f.ID)
 				sim.Score += 1.5
 			}
 		}
 		for _, sv := range inc.Services {
 			if wantService[strings.ToLower(sv.Name)] {
 				sim.Shares = append(sim.Shares, sv.Name)
+				sim.sharedServices = append(sim.sharedServices, sv.ID)
 				sim.Score += 0.75
 			}
 		}

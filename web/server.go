@@ -41,6 +41,9 @@ type Deps struct {
 	// Warmed, when set, keeps /readyz answering 503 until it is closed: the server's start-up
 	// warms its caches first.
 	Warmed <-chan struct{}
+	// Similar hands out incidents' similar incidents; the server runs its background ranking. When
+	// nil, New makes one that ranks on views only.
+	Similar *models.SimilarKeeper
 }
 
 // BodyLimit is the largest request body accepted; larger ones get 413.
@@ -83,7 +86,10 @@ func New(deps Deps) *echo.Echo {
 		http.Error(w, "Something went wrong on our side; it has been logged.", http.StatusInternalServerError)
 	}
 
-	h := &handlers.Handlers{Store: deps.Store, Log: deps.Log, Sessions: sessions, Similar: models.NewSimilarCache(time.Minute, 4096), Warmed: deps.Warmed}
+	if deps.Similar == nil {
+		deps.Similar = models.NewSimilarKeeper(deps.Store, deps.Log)
+	}
+	h := &handlers.Handlers{Store: deps.Store, Log: deps.Log, Sessions: sessions, Similar: deps.Similar, Warmed: deps.Warmed}
 	if n, err := deps.Store.CountUsers(context.Background()); err == nil && n == 0 {
 		h.SetupToken = deps.SetupToken
 		if h.SetupToken == "" {

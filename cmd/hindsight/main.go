@@ -138,6 +138,7 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	}
 	url := openURL(listener.Addr(), useTLS)
 	warmed := warmUp(ctx, store, log)
+	similar := models.NewSimilarKeeper(store, log)
 	if *pprofAddr != "" {
 		if err := servePprof(*pprofAddr, log); err != nil {
 			return err
@@ -146,7 +147,7 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	srv := &http.Server{
 		Handler: web.New(web.Deps{
 			Store: store, Log: log, SecureCookies: *secure || useTLS, TrustedProxies: trusted, BaseURL: url,
-			MaxInFlight: *maxInFlight, Warmed: warmed,
+			MaxInFlight: *maxInFlight, Warmed: warmed, Similar: similar,
 		}),
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       30 * time.Second,
@@ -159,6 +160,10 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
 	go sweepExpired(ctx, store, log)
+	go func() {
+		<-warmed // rank after the warm-up, which /readyz waits for
+		similar.Run(ctx)
+	}()
 	served := make(chan error, 1)
 	go func() {
 		if useTLS {

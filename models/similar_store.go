@@ -1,0 +1,381 @@
+package models
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"log/slog"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"gorm.io/gorm"
+)
+
+// Similar incidents are ranked once and kept in the database (migration 00016): ranking reads up
+// to a thousand incidents sharing a word and was most of an incident page's time, while reading a
+// kept ranking is one statement. A ranking is redone at once when what it was ranked from (the
+// incident's title, summary, start, services and factors: its basis) has changed, and in the
+// background once it is older than SimilarMaxAge, because the other incidents change too.
+
+// SimilarMaxAge is how old a kept ranking may be before it is refreshed in the background.
+const SimilarMaxAge = time.Hour
+
+// similarLimit is how many similar incidents an incident page suggests.
+const similarLimit = 5
+
+// similarBasis hashes what an incident's ranking is made from. Tags are compared by id, so a
+// rename does not force a new ranking: shared tags are named when the ranking is read.
+func similarBasis(inc *Incident) string {
+	h := fnv.New64a()
+	write := func(s string) {
+		h.Write([]byte(s))
+		h.Write([]byte{0})
+	}
+	write(inc.Title)
+	write(inc.Summary)
+	if inc.StartedAt != nil {
+		write(strconv.FormatInt(inc.StartedAt.UnixNano(), 10))
+	} else {
+		write("")
+	}
+	for _, ids := range [][]int64{tagIDs(inc.Services, func(s Service) int64 { return s.ID }), tagIDs(inc.Factors, func(f Factor) int64 { return f.ID })} {
+		for _, id := range ids {
+			write(strconv.FormatInt(id, 10))
+		}
+		write("|")
+	}
+	return strconv.FormatUint(h.Sum64(), 36)
+}
+
+func tagIDs[T any](tags []T, id func(T) int64) []int64 {
+	ids := make([]int64, len(tags))
+	for n, t := range tags {
+		ids[n] = id(t)
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// keptSimilar is a kept ranking as read back: the suggestions still live, in rank order.
+type keptSimilar struct {
+	found      bool
+	basis      string
+	computedAt time.Time
+	similar    []Similar
+}
+
+// readSimilar reads an incident's kept ranking in one statement. Suggestions deleted since, or
+// whose start has moved to after the incident's, are left out; shared tags are named from inc's.
+func (s *Store) readSimilar(ctx context.Context, inc *Incident) (keptSimilar, error) {
+	var rows []struct {
+		Basis      string
+		ComputedAt int64
+		SimilarID  *int64
+		Score      float64
+		TextMatch  bool
+		Shares     string
+		Title      string
+		StartedAt  *time.Time
+		Gone       bool
+	}
+	err := s.read.WithContext(ctx).Raw(`SELECT st.basis, st.computed_at, x.similar_id, x.score, x.text_match, x.shares,
+			i.title, i.started_at, i.deleted_at IS NOT NULL AS gone
+		FROM similar_sets st
+		LEFT JOIN similar_suggestions x ON x.incident_id = st.incident_id
+		LEFT JOIN incidents i ON i.id = x.similar_id
+		WHERE st.incident_id = ? ORDER BY x.position`, inc.ID).Scan(&rows).Error
+	if err != nil {
+		return keptSimilar{}, fmt.Errorf("read similar incidents of incident %d: %w", inc.ID, err)
+	}
+	if len(rows) == 0 {
+		return keptSimilar{}, nil
+	}
+	kept := keptSimilar{found: true, basis: rows[0].Basis, computedAt: time.Unix(rows[0].ComputedAt, 0)}
+	for _, r := range rows {
+		if r.SimilarID == nil || r.Gone || (inc.StartedAt != nil && r.StartedAt != nil && !r.StartedAt.Before(*inc.StartedAt)) {
+			continue
+		}
+		kept.similar = append(kept.similar, Similar{
+			ID: *r.SimilarID, Title: r.Title, StartedAt: r.StartedAt, Score: r.Score, TextMatch: r.TextMatch,
+			Shares: shareNames(r.Shares, inc),
+		})
+	}
+	return kept, nil
+}
+
+// shareTokens writes what a suggestion shares with inc as tag ids: "f3 s12".
+func shareTokens(sim Similar) string {
+	var tokens []string
+	for _, id := range sim.sharedFactors {
+		tokens = append(tokens, "f"+strconv.FormatInt(id, 10))
+	}
+	for _, id := range sim.sharedServices {
+		tokens = append(tokens, "s"+strconv.FormatInt(id, 10))
+	}
+	return strings.Join(tokens, " ")
+}
+
+// shareNames names shared tags from inc's own: factors first, then services, each by name. A tag
+// inc no longer has is left out (its ranking is then redone, as the basis has changed).
+func shareNames(tokens string, inc *Incident) []string {
+	if tokens == "" {
+		return nil
+	}
+	has := map[string]bool{}
+	for _, t := range strings.Fields(tokens) {
+		has[t] = true
+	}
+	var names []string
+	for _, f := range inc.Factors {
+		if has["f"+strconv.FormatInt(f.ID, 10)] {
+			names = append(names, factorPhrase(f.Name))
+		}
+	}
+	for _, sv := range inc.Services {
+		if has["s"+strconv.FormatInt(sv.ID, 10)] {
+			names = append(names, sv.Name)
+		}
+	}
+	return names
+}
+
+// factorPhrase is a factor's name as it reads inside a sentence: "retry amplification".
+func factorPhrase(name string) string {
+	if name == "" {
+		return name
+	}
+	return strings.ToLower(name[:1]) + name[1:]
+}
+
+// rankSimilar ranks inc's similar incidents afresh and keeps the ranking, replacing any kept one.
+func (s *Store) rankSimilar(ctx context.Context, inc *Incident, basis string) ([]Similar, error) {
+	similar, err := s.SimilarIncidents(ctx, similarQueryOf(inc), similarLimit)
+	if err != nil {
+		return nil, err
+	}
+	err = s.write.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		// The set's row first: a concurrent ranking of the same incident waits on its lock, then
+		// deletes what this one wrote instead of colliding with it.
+		err := tx.Exec(`INSERT INTO similar_sets (incident_id, basis, computed_at) VALUES (?, ?, ?)
+			ON CONFLICT (incident_id) DO UPDATE SET basis = excluded.basis, computed_at = excluded.computed_at`,
+			inc.ID, basis, time.Now().Unix()).Error
+		if err != nil {
+			return err
+		}
+		if err := tx.Exec("DELETE FROM similar_suggestions WHERE incident_id = ?", inc.ID).Error; err != nil {
+			return err
+		}
+		if len(similar) == 0 {
+			return nil
+		}
+		values, args := make([]string, len(similar)), make([]any, 0, 6*len(similar))
+		for n, sim := range similar {
+			values[n] = "(?, ?, ?, ?, ?, ?)"
+			args = append(args, inc.ID, n, sim.ID, sim.Score, sim.TextMatch, shareTokens(sim))
+		}
+		return tx.Exec(`INSERT INTO similar_suggestions (incident_id, position, similar_id, score, text_match, shares)
+			VALUES `+strings.Join(values, ", "), args...).Error
+	})
+	// An incident deleted (or a suggestion removed) while it was ranked refuses the foreign key:
+	// the ranking is still right for this view, and the next view ranks again.
+	if err != nil && !errors.Is(err, gorm.ErrForeignKeyViolated) {
+		return nil, fmt.Errorf("keep similar incidents of incident %d: %w", inc.ID, err)
+	}
+	return similar, nil
+}
+
+func similarQueryOf(inc *Incident) SimilarQuery {
+	return SimilarQuery{
+		ExcludeID: inc.ID, Before: inc.StartedAt, Text: inc.Title + " " + inc.Summary,
+		Services: inc.ServiceNames(), Factors: inc.FactorSlugs(),
+	}
+}
+
+// SimilarKeeper hands out incidents' kept similar incidents, ranks those never ranked or whose
+// basis changed, and refreshes old rankings in the background once Run is running. Safe for
+// concurrent use.
+type SimilarKeeper struct {
+	store  *Store
+	log    *slog.Logger
+	maxAge time.Duration
+	queue  chan int64
+	mu     sync.Mutex
+	queued map[int64]bool
+	below  int64 // the backfill has looked at every incident from this id up
+	// ranking holds the rankings under way, so concurrent views of one incident share one.
+	ranking map[int64]*similarFlight
+}
+
+type similarFlight struct {
+	basis   string
+	done    chan struct{}
+	similar []Similar
+	err     error
+}
+
+// NewSimilarKeeper returns a keeper for the store's incidents. Without Run, old rankings are
+// served as they are.
+func NewSimilarKeeper(store *Store, log *slog.Logger) *SimilarKeeper {
+	return &SimilarKeeper{store: store, log: log, maxAge: SimilarMaxAge, queue: make(chan int64, 1024), queued: map[int64]bool{}, ranking: map[int64]*similarFlight{}}
+}
+
+// For returns up to five earlier incidents like inc, in rank order.
+func (k *SimilarKeeper) For(ctx context.Context, inc *Incident) ([]Similar, error) {
+	kept, err := k.store.readSimilar(ctx, inc)
+	if err != nil {
+		return nil, err
+	}
+	basis := similarBasis(inc)
+	if !kept.found || kept.basis != basis {
+		similar, err := k.rankShared(ctx, inc, basis)
+		if err != nil {
+			return nil, err
+		}
+		return nameShares(similar, inc), nil
+	}
+	if time.Since(kept.computedAt) > k.maxAge {
+		k.refreshLater(inc.ID)
+	}
+	return kept.similar, nil
+}
+
+// rankShared ranks inc, or waits for a ranking of the same incident and basis already under way.
+func (k *SimilarKeeper) rankShared(ctx context.Context, inc *Incident, basis string) ([]Similar, error) {
+	k.mu.Lock()
+	f := k.ranking[inc.ID]
+	if f != nil && f.basis == basis {
+		k.mu.Unlock()
+		select {
+		case <-f.done:
+			if f.err == nil {
+				return slices.Clone(f.similar), nil
+			}
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		// The one ranking failed (perhaps its request went away): rank for this view.
+		return k.store.rankSimilar(ctx, inc, basis)
+	}
+	f = &similarFlight{basis: basis, done: make(chan struct{})}
+	k.ranking[inc.ID] = f
+	k.mu.Unlock()
+	f.similar, f.err = k.store.rankSimilar(ctx, inc, basis)
+	k.mu.Lock()
+	if k.ranking[inc.ID] == f {
+		delete(k.ranking, inc.ID)
+	}
+	k.mu.Unlock()
+	close(f.done)
+	return slices.Clone(f.similar), f.err
+}
+
+// nameShares rewrites freshly ranked suggestions' shared tags the way kept ones read.
+func nameShares(similar []Similar, inc *Incident) []Similar {
+	for n := range similar {
+		similar[n].Shares = shareNames(shareTokens(similar[n]), inc)
+	}
+	return similar
+}
+
+// refreshLater queues an incident for a new ranking, unless it is queued already or the queue is
+// full (it is then queued again on a later view).
+func (k *SimilarKeeper) refreshLater(id int64) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.queued[id] {
+		return
+	}
+	select {
+	case k.queue <- id:
+		k.queued[id] = true
+	default:
+	}
+}
+
+// Run refreshes queued rankings, and between them ranks every live incident that has none,
+// newest first, one at a time, until ctx ends. A failure is logged; the incident is then ranked on
+// its next view instead.
+func (k *SimilarKeeper) Run(ctx context.Context) {
+	backfill := true
+	for ctx.Err() == nil {
+		if backfill {
+			select {
+			case id := <-k.queue:
+				k.refresh(ctx, id)
+			default:
+				backfill = k.backfill(ctx)
+			}
+			continue
+		}
+		select {
+		case <-ctx.Done():
+		case id := <-k.queue:
+			k.refresh(ctx, id)
+		}
+	}
+}
+
+func (k *SimilarKeeper) refresh(ctx context.Context, id int64) {
+	k.mu.Lock()
+	delete(k.queued, id)
+	k.mu.Unlock()
+	_ = k.rank(ctx, id)
+}
+
+// backfill ranks a batch of incidents that have no ranking and tells whether more may remain. It
+// stops at a failure rather than meet the same incident again.
+func (k *SimilarKeeper) backfill(ctx context.Context) bool {
+	ids, err := k.store.unrankedIncidents(ctx, k.below, 20)
+	if err != nil {
+		if ctx.Err() == nil {
+			k.log.Warn("find incidents without similar incidents ranked", "err", err)
+		}
+		return false
+	}
+	for _, id := range ids {
+		if ctx.Err() != nil || k.rank(ctx, id) != nil {
+			return false
+		}
+		k.below = id
+	}
+	if len(ids) == 0 {
+		k.log.Info("similar incidents ranked for every incident")
+	}
+	return len(ids) > 0
+}
+
+// rank ranks one stored incident's similar incidents and keeps them. A failure is logged.
+func (k *SimilarKeeper) rank(ctx context.Context, id int64) error {
+	inc, err := k.store.GetIncident(ctx, id)
+	if errors.Is(err, ErrNotFound) {
+		return nil
+	}
+	if err == nil {
+		_, err = k.store.rankSimilar(ctx, inc, similarBasis(inc))
+	}
+	if err != nil && ctx.Err() == nil {
+		k.log.Warn("rank similar incidents", "incident", id, "err", err)
+	}
+	return err
+}
+
+// unrankedIncidents lists up to limit live incidents below the id below (any, when it is 0) that
+// have no kept ranking, newest first.
+func (s *Store) unrankedIncidents(ctx context.Context, below int64, limit int) ([]int64, error) {
+	if below == 0 {
+		below = math.MaxInt64
+	}
+	var ids []int64
+	err := s.read.WithContext(ctx).Raw(`SELECT id FROM incidents i WHERE id < ? AND deleted_at IS NULL
+		AND NOT EXISTS (SELECT 1 FROM similar_sets st WHERE st.incident_id = i.id)
+		ORDER BY id DESC LIMIT ?`, below, limit).Scan(&ids).Error
+	if err != nil {
+		return nil, fmt.Errorf("incidents without similar incidents ranked: %w", err)
+	}
+	return ids, nil
+}

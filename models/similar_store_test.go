@@ -1,0 +1,173 @@
+package models_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+
+	"hindsight/models"
+	"hindsight/models/storetest"
+)
+
+// TestSimilarRankingsAreKept files incidents that resemble each other and checks that an
+// incident's similar incidents are ranked once, then read back in one statement; that a rename
+// or a deletion shows without ranking again; that an edit of what the ranking is made from ranks
+// again; and that the background keeper ranks incidents never viewed and refreshes old rankings.
+func TestSimilarRankingsAreKept(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *models.Store) {
+		ctx := context.Background()
+		keeper := models.NewSimilarKeeper(s, slog.New(slog.NewTextHandler(io.Discard, nil)))
+		day := time.Date(2026, 3, 9, 16, 0, 0, 0, time.UTC)
+		create := func(n int, title string, services, factors []string) *models.Incident {
+			t.Helper()
+			start := day.Add(time.Duration(n) * 24 * time.Hour)
+			inc, err := s.CreateIncident(ctx, models.IncidentInput{
+				Title: title, Summary: "Authorization requests were retried until the hosts fell over.",
+				Severity: "sev2", Status: "resolved", TimeZone: "UTC", PostmortemState: "none",
+				Services: services, Factors: factors, Milestones: models.Milestones{StartedAt: &start},
+			}, models.Children{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := s.GetIncident(ctx, inc.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return got
+		}
+		first := create(0, "Authorization retries overwhelmed hosts", []string{"Authorization"}, []string{"retry-amplification"})
+		second := create(1, "Billing page slow", []string{"Billing"}, nil)
+		latest := create(2, "Authorization retries overwhelmed hosts again", []string{"Authorization"}, []string{"retry-amplification"})
+
+		show := func(list []models.Similar) string {
+			out := ""
+			for _, sim := range list {
+				out += fmt.Sprintf("%d %q [%s]; ", sim.ID, sim.Title, sim.Reason())
+			}
+			return out
+		}
+		view := func(step string, inc *models.Incident, wantStatements int64) string {
+			t.Helper()
+			before := s.Statements()
+			got, err := keeper.For(ctx, inc)
+			if err != nil {
+				t.Fatalf("%s: %v", step, err)
+			}
+			if n := s.Statements() - before; wantStatements > 0 && n != wantStatements {
+				t.Errorf("%s: %d statements, want %d", step, n, wantStatements)
+			}
+			return show(got)
+		}
+
+		ranked := view("first view", latest, 0)
+		fresh, err := s.SimilarIncidents(ctx, models.SimilarQuery{
+			ExcludeID: latest.ID, Before: latest.StartedAt, Text: latest.Title + " " + latest.Summary,
+			Services: latest.ServiceNames(), Factors: latest.FactorSlugs(),
+		}, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ranked != show(fresh) {
+			t.Fatalf("first view gave %s, a fresh ranking %s", ranked, show(fresh))
+		}
+		want := fmt.Sprintf("%d %q [shares: retry amplification, Authorization; similar wording]; ", first.ID, first.Title)
+		if ranked[:len(want)] != want {
+			t.Fatalf("first view gave %s, want it to start with %s", ranked, want)
+		}
+		if kept := view("second view", latest, 1); kept != ranked {
+			t.Errorf("second view gave %s, the first %s", kept, ranked)
+		}
+
+		// A rename shows at once, without ranking again.
+		factors, err := s.ListFactors(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range factors {
+			if f.Slug == "retry-amplification" {
+				if _, err := s.SaveFactor(ctx, f.ID, models.FactorInput{Slug: f.Slug, Name: "Retry storm", Description: f.Description}); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		if latest, err = s.GetIncident(ctx, latest.ID); err != nil {
+			t.Fatal(err)
+		}
+		renamed := view("after a rename", latest, 1)
+		if want := "[shares: retry storm, Authorization; similar wording]"; !strings.Contains(renamed, want) {
+			t.Errorf("after a rename: %s, want %s", renamed, want)
+		}
+
+		// A deleted suggestion is left out, without ranking again.
+		if err := s.DeleteIncident(ctx, first.ID); err != nil {
+			t.Fatal(err)
+		}
+		if gone := view("after a deletion", latest, 1); strings.Contains(gone, fmt.Sprintf("%d ", first.ID)) {
+			t.Errorf("after a deletion the deleted incident is still suggested: %s", gone)
+		}
+
+		// Editing the title ranks again (several statements), and the new ranking is kept.
+		if _, err := s.UpdateIncident(ctx, latest.ID, latest.Version, models.IncidentInput{
+			Title: "Billing page slow again", Summary: latest.Summary, Severity: "sev2", Status: "resolved",
+			TimeZone: "UTC", PostmortemState: "none", Services: []string{"Billing"},
+			Milestones: models.Milestones{StartedAt: latest.StartedAt},
+		}, models.Children{}); err != nil {
+			t.Fatal(err)
+		}
+		if latest, err = s.GetIncident(ctx, latest.ID); err != nil {
+			t.Fatal(err)
+		}
+		before := s.Statements()
+		edited := view("after an edit", latest, 0)
+		if s.Statements()-before < 3 {
+			t.Errorf("after an edit the ranking was not redone")
+		}
+		if !strings.Contains(edited, fmt.Sprintf("%d %q [shares: Billing; similar wording]", second.ID, second.Title)) {
+			t.Errorf("after an edit: %s, want the billing incident", edited)
+		}
+		if again := view("after an edit, again", latest, 1); again != edited {
+			t.Errorf("after an edit the kept ranking reads %s, the new one %s", again, edited)
+		}
+
+		// The keeper ranks incidents nobody viewed, and refreshes a ranking older than the limit.
+		db, err := s.SQLDB()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.Exec(fmt.Sprintf("UPDATE similar_sets SET computed_at = 1000 WHERE incident_id = %d", latest.ID)); err != nil {
+			t.Fatal(err)
+		}
+		view("an old ranking", latest, 1) // served, and queued for a refresh
+		runCtx, stop := context.WithCancel(ctx)
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			keeper.Run(runCtx)
+		}()
+		deadline := time.Now().Add(20 * time.Second)
+		for {
+			var unranked, old int
+			if err := db.QueryRow(`SELECT
+				(SELECT count(*) FROM incidents i WHERE deleted_at IS NULL AND NOT EXISTS (SELECT 1 FROM similar_sets st WHERE st.incident_id = i.id)),
+				(SELECT count(*) FROM similar_sets WHERE computed_at = 1000)`).Scan(&unranked, &old); err != nil {
+				t.Fatal(err)
+			}
+			if unranked == 0 && old == 0 {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the keeper left %d incidents unranked and %d rankings old", unranked, old)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		stop()
+		<-done
+		if got := view("ranked in the background", second, 1); got != "" {
+			t.Errorf("the billing incident is the oldest live one, so nothing is suggested for it; got %s", got)
+		}
+	})
+}
