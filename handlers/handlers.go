@@ -23,6 +23,8 @@ type Handlers struct {
 	Sessions *scs.SessionManager
 	// Similar hands out each incident's kept similar incidents.
 	Similar *models.SimilarKeeper
+	// Fragments keeps rendered page bodies while their data stands still; nil keeps none.
+	Fragments *Fragments
 	// SetupToken opens the first-run page that creates the first admin; empty once anyone exists.
 	SetupToken string
 	// Warmed, when set, is closed once start-up has warmed the caches; /readyz waits for it.

@@ -1,10 +1,10 @@
 package handlers
 
 import (
-	"net/http"
 	"net/url"
 	"strconv"
 
+	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
 	"hindsight/models"
@@ -14,7 +14,21 @@ import (
 const incidentsPerPage = 50
 
 // IncidentList shows the incidents, filtered and paginated, newest start first.
+// The rendered list is kept per query string while the incidents' mark stands still.
 func (h *Handlers) IncidentList(c echo.Context) error {
+	ctx := c.Request().Context()
+	mark, err := h.Store.IncidentsMark(ctx)
+	if err != nil {
+		return err
+	}
+	return h.renderKept(c, "list?"+c.Request().URL.RawQuery, strconv.FormatInt(mark, 10), func() (pageBody, error) {
+		page := templates.Page{Title: "Incidents", Section: "incidents"}
+		body, err := h.incidentList(c, page)
+		return pageBody{page: page, body: body}, err
+	})
+}
+
+func (h *Handlers) incidentList(c echo.Context, pageHead templates.Page) (templ.Component, error) {
 	ctx := c.Request().Context()
 	q := c.QueryParams()
 	filter := templates.IncidentListFilter{
@@ -31,15 +45,15 @@ func (h *Handlers) IncidentList(c echo.Context) error {
 		Limit: incidentsPerPage, Offset: (page - 1) * incidentsPerPage,
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	services, err := h.Store.ServiceNames(ctx)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	regions, err := h.Store.RegionNames(ctx)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	rows := make([]templates.IncidentRow, len(incidents))
 	for n := range incidents {
@@ -53,7 +67,7 @@ func (h *Handlers) IncidentList(c echo.Context) error {
 	}
 	pages := int((total + incidentsPerPage - 1) / incidentsPerPage)
 	view := templates.IncidentList{
-		Page: templates.Page{Title: "Incidents", Section: "incidents"}, Filter: filter, Rows: rows,
+		Page: pageHead, Filter: filter, Rows: rows,
 		Total: total, PageNumber: page, PageCount: pages, Services: services, Regions: regions,
 		Filtered: filter != templates.IncidentListFilter{},
 	}
@@ -63,7 +77,7 @@ func (h *Handlers) IncidentList(c echo.Context) error {
 	if page < pages {
 		view.NextURL = pageURL(q, page+1)
 	}
-	return render(c, http.StatusOK, templates.IncidentListPage(view))
+	return templates.IncidentListBody(view), nil
 }
 
 func pageURL(q url.Values, page int) string {

@@ -13,8 +13,54 @@ import (
 
 // IncidentShow shows an incident with its figures, timeline, impact windows and follow-ups.
 // ?edit_event=, ?edit_window= and ?edit_follow_up= open one record's edit form in place, which
-// keeps inline editing working without JavaScript.
+// keeps inline editing working without JavaScript. Without them the rendered page is kept per
+// role while the incident's page mark stands still, until the clock would change what it shows.
 func (h *Handlers) IncidentShow(c echo.Context) error {
+	q := c.QueryParams()
+	if q.Has("edit_event") || q.Has("edit_window") || q.Has("edit_follow_up") {
+		return h.incidentShowEditing(c)
+	}
+	id, err := pathID(c, "id")
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	mark, err := h.Store.IncidentPageMark(ctx, id)
+	if err != nil {
+		return err
+	}
+	role := ""
+	if u := CurrentUser(c); u != nil {
+		role = u.Role
+	}
+	key := "incident/" + strconv.FormatInt(id, 10) + "/" + role
+	return h.renderKept(c, key, mark, func() (pageBody, error) {
+		inc, err := h.Store.GetIncident(ctx, id)
+		if err != nil {
+			return pageBody{}, storeError(err, "incident")
+		}
+		view, err := h.incidentView(c, inc)
+		if err != nil {
+			return pageBody{}, err
+		}
+		return pageBody{view.Page, templates.IncidentBody(view), pageExpiry(inc, view.Now)}, nil
+	})
+}
+
+// pageExpiry is when the clock would next change an incident's page: the next minute while an
+// impact window is drawn up to now, else the next midnight UTC, when follow-ups fall overdue.
+func pageExpiry(inc *models.Incident, now time.Time) time.Time {
+	for _, w := range inc.ImpactWindows {
+		if models.WindowEnd(w, inc) == nil {
+			return now.Truncate(time.Minute).Add(time.Minute)
+		}
+	}
+	y, m, d := now.UTC().Date()
+	return time.Date(y, m, d+1, 0, 0, 0, 0, time.UTC)
+}
+
+// incidentShowEditing shows the incident page with one record's edit form open.
+func (h *Handlers) incidentShowEditing(c echo.Context) error {
 	inc, err := h.loadIncident(c)
 	if err != nil {
 		return err

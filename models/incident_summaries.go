@@ -124,3 +124,10 @@ func nullTime(t sql.Null[time.Time]) *time.Time {
 	u := t.V.UTC()
 	return &u
 }
+
+// IncidentsMark reads a number that moves, in the same transaction, with every change to an
+// incident, its timeline, impact windows, services, regions or factors, and to the names of
+// services, regions and factors, whichever process makes it (migration 00008's triggers; the
+// insights read the same counter). A page rendered from those tables is still right while the
+// mark read before its queries has not moved.
+func (s *Store) IncidentsMark(ctx context.Context) (int64, error) { return s.insightsMark(ctx) }

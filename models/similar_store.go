@@ -2,6 +2,7 @@ package models
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -378,4 +379,24 @@ func (s *Store) unrankedIncidents(ctx context.Context, below int64, limit int) (
 		return nil, fmt.Errorf("incidents without similar incidents ranked: %w", err)
 	}
 	return ids, nil
+}
+
+// IncidentPageMark reads, in one statement, a mark that changes whenever anything an incident's
+// page shows changes, apart from the clock: IncidentsMark (the incident and every incident's
+// timeline, windows, tags and names, which covers linked and similar incidents' titles), the
+// incident's revision (its follow-ups and links) and its kept similar-incident ranking.
+func (s *Store) IncidentPageMark(ctx context.Context, id int64) (string, error) {
+	var mark struct {
+		Incidents, Revision int64
+		Similar             string
+	}
+	err := s.read.WithContext(ctx).Raw(`SELECT
+		(SELECT n FROM change_counters WHERE name = 'insights') AS incidents,
+		COALESCE((SELECT n FROM incident_revisions WHERE incident_id = @id), 0) AS revision,
+		COALESCE((SELECT basis || ' ' || computed_at FROM similar_sets WHERE incident_id = @id), '') AS similar`,
+		sql.Named("id", id)).Scan(&mark).Error
+	if err != nil {
+		return "", fmt.Errorf("read the page mark of incident %d: %w", id, err)
+	}
+	return fmt.Sprintf("%d/%d/%s", mark.Incidents, mark.Revision, mark.Similar), nil
 }

@@ -38,12 +38,22 @@ type Deps struct {
 	// MaxInFlight caps the requests served at once; past it a request gets 503 with Retry-After
 	// at once. Zero means DefaultMaxInFlight, negative means no cap.
 	MaxInFlight int
+	// PageCacheBytes bounds the rendered incident and list pages kept in memory (see
+	// handlers.Fragments). Zero means handlers.DefaultPageCacheBytes, negative keeps none.
+	PageCacheBytes int
 	// Warmed, when set, keeps /readyz answering 503 until it is closed: the server's start-up
 	// warms its caches first.
 	Warmed <-chan struct{}
 	// Similar hands out incidents' similar incidents; the server runs its background ranking. When
 	// nil, New makes one that ranks on views only.
 	Similar *models.SimilarKeeper
+}
+
+func pageCacheBytes(n int) int {
+	if n == 0 {
+		return handlers.DefaultPageCacheBytes
+	}
+	return n
 }
 
 // BodyLimit is the largest request body accepted; larger ones get 413.
@@ -89,7 +99,7 @@ func New(deps Deps) *echo.Echo {
 	if deps.Similar == nil {
 		deps.Similar = models.NewSimilarKeeper(deps.Store, deps.Log)
 	}
-	h := &handlers.Handlers{Store: deps.Store, Log: deps.Log, Sessions: sessions, Similar: deps.Similar, Warmed: deps.Warmed}
+	h := &handlers.Handlers{Store: deps.Store, Log: deps.Log, Sessions: sessions, Similar: deps.Similar, Fragments: handlers.NewFragments(pageCacheBytes(deps.PageCacheBytes)), Warmed: deps.Warmed}
 	if n, err := deps.Store.CountUsers(context.Background()); err == nil && n == 0 {
 		h.SetupToken = deps.SetupToken
 		if h.SetupToken == "" {

@@ -17,6 +17,7 @@ import (
 	"time"
 	_ "time/tzdata" // time zones work on machines without a zone database
 
+	"hindsight/handlers"
 	"hindsight/models"
 	"hindsight/models/demo"
 	"hindsight/web"
@@ -115,6 +116,7 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	proxies := fs.String("trusted-proxies", env("HINDSIGHT_TRUSTED_PROXIES", ""), "comma-separated CIDRs of reverse proxies whose X-Forwarded-For is believed (env HINDSIGHT_TRUSTED_PROXIES)")
 	tlsCert := fs.String("tls-cert", "", "serve HTTPS with this certificate file")
 	tlsKey := fs.String("tls-key", "", "and this key file")
+	pageCacheMB := fs.Int("page-cache-mb", envInt("HINDSIGHT_PAGE_CACHE_MB", handlers.DefaultPageCacheBytes>>20), "megabytes of rendered incident and list pages kept in memory; -1 keeps none (env HINDSIGHT_PAGE_CACHE_MB)")
 	maxInFlight := fs.Int("max-in-flight", envInt("HINDSIGHT_MAX_IN_FLIGHT", web.DefaultMaxInFlight), "requests served at once; past it, 503 with Retry-After at once; -1 for no cap (env HINDSIGHT_MAX_IN_FLIGHT)")
 	pprofAddr := fs.String("pprof-addr", "", "serve Go's profiler (net/http/pprof) on this address, e.g. 127.0.0.1:6060; off when empty")
 	if err := fs.Parse(args); err != nil {
@@ -147,7 +149,7 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	srv := &http.Server{
 		Handler: web.New(web.Deps{
 			Store: store, Log: log, SecureCookies: *secure || useTLS, TrustedProxies: trusted, BaseURL: url,
-			MaxInFlight: *maxInFlight, Warmed: warmed, Similar: similar,
+			MaxInFlight: *maxInFlight, Warmed: warmed, Similar: similar, PageCacheBytes: *pageCacheMB << 20,
 		}),
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       30 * time.Second,

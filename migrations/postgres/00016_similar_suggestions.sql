@@ -25,6 +25,32 @@ CREATE TABLE similar_suggestions (
 
 CREATE INDEX similar_suggestions_similar ON similar_suggestions (similar_id);
 
+-- A link shows on both incidents' pages, so adding, changing or removing one moves both incidents'
+-- revisions (migration 00012), which a kept incident page is checked against.
+-- +goose StatementBegin
+CREATE FUNCTION incident_revision_links_bump() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    incident BIGINT;
+BEGIN
+    FOR incident IN
+        SELECT x FROM (
+            SELECT OLD.from_id AS x WHERE TG_OP <> 'INSERT' UNION SELECT OLD.to_id WHERE TG_OP <> 'INSERT'
+            UNION SELECT NEW.from_id WHERE TG_OP <> 'DELETE' UNION SELECT NEW.to_id WHERE TG_OP <> 'DELETE'
+        ) ends ORDER BY x
+    LOOP
+        INSERT INTO incident_revisions (incident_id, n) VALUES (incident, 1)
+        ON CONFLICT (incident_id) DO UPDATE SET n = incident_revisions.n + 1;
+    END LOOP;
+    RETURN NULL;
+END;
+$$;
+-- +goose StatementEnd
+
+CREATE TRIGGER incident_revision_links AFTER INSERT OR UPDATE OR DELETE ON incident_links
+    FOR EACH ROW EXECUTE FUNCTION incident_revision_links_bump();
+
 -- +goose Down
+DROP TRIGGER incident_revision_links ON incident_links;
+DROP FUNCTION incident_revision_links_bump();
 DROP TABLE similar_suggestions;
 DROP TABLE similar_sets;

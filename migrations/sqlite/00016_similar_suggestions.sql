@@ -25,6 +25,42 @@ CREATE TABLE similar_suggestions (
 
 CREATE INDEX similar_suggestions_similar ON similar_suggestions (similar_id);
 
+-- A link shows on both incidents' pages, so adding, changing or removing one moves both incidents'
+-- revisions (migration 00012), which a kept incident page is checked against.
+-- +goose StatementBegin
+CREATE TRIGGER incident_revision_links_insert AFTER INSERT ON incident_links BEGIN
+    INSERT INTO incident_revisions (incident_id, n) VALUES (new.from_id, 1)
+    ON CONFLICT (incident_id) DO UPDATE SET n = n + 1;
+    INSERT INTO incident_revisions (incident_id, n) VALUES (new.to_id, 1)
+    ON CONFLICT (incident_id) DO UPDATE SET n = n + 1;
+END;
+-- +goose StatementEnd
+
+-- +goose StatementBegin
+CREATE TRIGGER incident_revision_links_update AFTER UPDATE ON incident_links BEGIN
+    INSERT INTO incident_revisions (incident_id, n) VALUES (old.from_id, 1)
+    ON CONFLICT (incident_id) DO UPDATE SET n = n + 1;
+    INSERT INTO incident_revisions (incident_id, n) VALUES (old.to_id, 1)
+    ON CONFLICT (incident_id) DO UPDATE SET n = n + 1;
+    INSERT INTO incident_revisions (incident_id, n) VALUES (new.from_id, 1)
+    ON CONFLICT (incident_id) DO UPDATE SET n = n + 1;
+    INSERT INTO incident_revisions (incident_id, n) VALUES (new.to_id, 1)
+    ON CONFLICT (incident_id) DO UPDATE SET n = n + 1;
+END;
+-- +goose StatementEnd
+
+-- +goose StatementBegin
+CREATE TRIGGER incident_revision_links_delete AFTER DELETE ON incident_links BEGIN
+    INSERT INTO incident_revisions (incident_id, n) VALUES (old.from_id, 1)
+    ON CONFLICT (incident_id) DO UPDATE SET n = n + 1;
+    INSERT INTO incident_revisions (incident_id, n) VALUES (old.to_id, 1)
+    ON CONFLICT (incident_id) DO UPDATE SET n = n + 1;
+END;
+-- +goose StatementEnd
+
 -- +goose Down
+DROP TRIGGER incident_revision_links_delete;
+DROP TRIGGER incident_revision_links_update;
+DROP TRIGGER incident_revision_links_insert;
 DROP TABLE similar_suggestions;
 DROP TABLE similar_sets;

@@ -1,0 +1,119 @@
+package handlers
+
+import (
+	"bytes"
+	"html"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+
+	"hindsight/templates"
+)
+
+// DefaultPageCacheBytes is how many bytes of rendered page bodies a server keeps by default: an
+// incident page's body is 5 to 30 KB, so this holds a few thousand.
+const DefaultPageCacheBytes = 64 << 20
+
+// csrfPlaceholder stands for the session's CSRF token in a kept body, which serves every session:
+// it is replaced by the request's own token each time the body is served.
+const csrfPlaceholder = "hindsight-csrf-placeholder-7f3c9a"
+
+// Fragments keeps rendered page bodies (what goes inside the layout), each with the mark of the
+// data it was rendered from. A request whose mark, read from the database before its queries,
+// is the same gets the kept body instead of querying and rendering again. Safe for concurrent use.
+type Fragments struct {
+	mu      sync.RWMutex
+	entries map[string]fragment
+	bytes   int // the kept bodies' total length
+	limit   int
+}
+
+type fragment struct {
+	mark    string
+	expires time.Time // zero: only the mark ends it
+	page    templates.Page
+	body    string
+}
+
+// NewFragments returns an empty store of rendered bodies that keeps up to limit bytes of them;
+// zero or less keeps none.
+func NewFragments(limit int) *Fragments {
+	if limit <= 0 {
+		return nil
+	}
+	return &Fragments{entries: map[string]fragment{}, limit: limit}
+}
+
+// get returns the body kept under key if it was rendered at mark and has not expired by now.
+func (f *Fragments) get(key, mark string, now time.Time) (fragment, bool) {
+	if f == nil {
+		return fragment{}, false
+	}
+	f.mu.RLock()
+	e, ok := f.entries[key]
+	f.mu.RUnlock()
+	return e, ok && e.mark == mark && (e.expires.IsZero() || now.Before(e.expires))
+}
+
+func (f *Fragments) put(key string, e fragment) {
+	if f == nil || len(e.body) > f.limit/8 {
+		return
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if old, ok := f.entries[key]; ok {
+		f.bytes -= len(old.body)
+	}
+	if f.bytes+len(e.body) > f.limit {
+		// Map order is random: drop bodies until a quarter is free rather than keep an LRU list.
+		for k, old := range f.entries {
+			if f.bytes+len(e.body) <= f.limit*3/4 {
+				break
+			}
+			delete(f.entries, k)
+			f.bytes -= len(old.body)
+		}
+	}
+	f.entries[key] = e
+	f.bytes += len(e.body)
+}
+
+// pageBody is a page's head and its body inside the layout, which ends at expires (zero: only
+// when the data changes).
+type pageBody struct {
+	page    templates.Page
+	body    templ.Component
+	expires time.Time
+}
+
+// renderKept serves the page kept under key if it was rendered at mark and has not expired, else
+// builds it, keeps it and serves it. The body is rendered with the placeholder for the CSRF
+// token, and each request's own token is put in when served: nothing of the signed-in user but
+// the token may show in the body, unless the key says whose it is.
+func (h *Handlers) renderKept(c echo.Context, key, mark string, build func() (pageBody, error)) error {
+	kept, ok := h.Fragments.get(key, mark, time.Now())
+	if !ok {
+		b, err := build()
+		if err != nil {
+			return err
+		}
+		ctx := c.Request().Context()
+		pc := templates.PageContextOf(ctx)
+		pc.CSRF = csrfPlaceholder
+		var buf bytes.Buffer
+		if err := b.body.Render(templates.WithPageContext(ctx, pc), &buf); err != nil {
+			return err
+		}
+		kept = fragment{mark: mark, expires: b.expires, page: b.page, body: buf.String()}
+		h.Fragments.put(key, kept)
+	}
+	body := kept.body
+	if strings.Contains(body, csrfPlaceholder) {
+		body = strings.ReplaceAll(body, csrfPlaceholder, html.EscapeString(templates.PageContextOf(c.Request().Context()).CSRF))
+	}
+	return render(c, http.StatusOK, templates.LayoutAround(kept.page, body))
+}

@@ -1,0 +1,96 @@
+package web_test
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"testing"
+
+	"hindsight/models"
+)
+
+// TestKeptPagesFollowEveryChange views the incident list and an incident page, which the server
+// keeps rendered, then changes what they show every way there is (through the pages, through the
+// store as another process would, and by plain SQL) and checks each change shows on the next view.
+// It also checks that a kept incident page carries each viewer's own CSRF token and role.
+func TestKeptPagesFollowEveryChange(t *testing.T) {
+	a := newApp(t)
+	a.loadDemo()
+	ctx := context.Background()
+	db, err := a.store.SQLDB()
+	if err != nil {
+		t.Fatal(err)
+	}
+	exec := func(q string) {
+		t.Helper()
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Seeds are loaded in order: 3 = seed 002, 2 = seed 001.
+	const page, other = "/incidents/3", "/incidents/2"
+	seen := func(step, path string, want ...string) {
+		t.Helper()
+		a.get(path) // kept before the change below, or now
+		check(t, step, a.get(path), http.StatusOK, want, []string{"hindsight-csrf-placeholder"})
+	}
+	seen("list before", "/incidents")
+	seen("page before", page)
+	seen("other page before", other)
+
+	check(t, "event added", a.post(page+"/events", url.Values{"at": {"2026-03-12T17:00"}, "time_zone": {"UTC"}, "kind": {"note"}, "body": {"Caches were warmed by hand."}}), http.StatusSeeOther, nil, nil)
+	seen("event shows", page, "Caches were warmed by hand.")
+
+	inc, err := a.store.GetIncident(ctx, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.store.CreateFollowUp(ctx, 3, models.FollowUpInput{Title: "Alert on retry rate", Kind: "detect", Priority: "p1", Status: "open"}); err != nil {
+		t.Fatal(err)
+	}
+	seen("follow-up added by another process", page, "Alert on retry rate")
+	exec("UPDATE follow_ups SET title = 'Alert on the retry rate per host' WHERE title = 'Alert on retry rate'")
+	seen("follow-up edited by SQL", page, "Alert on the retry rate per host")
+
+	if _, err := a.store.AddLink(ctx, 3, models.LinkInput{Kind: "related", IncidentID: 2}); err != nil {
+		t.Fatal(err)
+	}
+	seen("link shows from this end", page, "#2")
+	seen("link shows from the other end", other, "#3")
+	exec("UPDATE incidents SET title = 'Renamed by hand' WHERE id = 2")
+	seen("linked incident's new title", page, "Renamed by hand")
+	exec("DELETE FROM incident_links")
+	seen("link removed by SQL", page, "Not linked to any incident.")
+
+	exec("UPDATE services SET name = 'Authorisation' WHERE name = 'Authorization Service'")
+	seen("service renamed", page, "Authorisation")
+	seen("service renamed on the list", "/incidents", "Authorisation")
+	if _, err := a.store.UpdateIncident(ctx, 3, inc.Version, models.IncidentInput{
+		Title: "Retries overwhelmed the authorization hosts", Summary: inc.Summary, Severity: inc.Severity,
+		Status: inc.Status, TimeZone: inc.TimeZone, PostmortemState: inc.PostmortemState,
+		Services: []string{"Authorisation"}, Milestones: inc.Milestones(),
+	}, models.Children{}); err != nil {
+		t.Fatal(err)
+	}
+	seen("incident edited by another process", page, "Retries overwhelmed the authorization hosts")
+	seen("incident edited, on the list", "/incidents", "Retries overwhelmed the authorization hosts")
+	exec("UPDATE regions SET name = 'Europe (renamed)' WHERE id = (SELECT min(id) FROM regions)")
+	seen("region renamed on the list", "/incidents", "Europe (renamed)")
+
+	// One rendering serves every session: each gets its own token, and a viewer gets no forms.
+	b := a.as(models.RoleResponder)
+	r := b.get(page)
+	check(t, "another responder's view", r, http.StatusOK, []string{`name="csrf_token"`}, []string{"hindsight-csrf-placeholder"})
+	if b.csrf == "" || b.csrf == a.csrf {
+		t.Fatalf("the kept page gave the second responder token %q, the first %q", b.csrf, a.csrf)
+	}
+	check(t, "the second responder's token works", b.post(page+"/events", url.Values{"at": {"2026-03-12T18:00"}, "time_zone": {"UTC"}, "kind": {"note"}, "body": {"Second responder was here."}}), http.StatusSeeOther, nil, nil)
+	a.get(page)
+	check(t, "the first responder's token still works", a.post(page+"/events", url.Values{"at": {"2026-03-12T19:00"}, "time_zone": {"UTC"}, "kind": {"note"}, "body": {"First responder again."}}), http.StatusSeeOther, nil, nil)
+	v := a.as(models.RoleViewer)
+	check(t, "a viewer's view", v.get(page), http.StatusOK, []string{"First responder again."}, []string{"Add a timeline entry", `action="/incidents/3/events`})
+	check(t, "a responder's view", a.get(page), http.StatusOK, []string{"Add a timeline entry", `action="/incidents/3/events`}, nil)
+
+	exec("UPDATE incidents SET deleted_at = '2026-03-13 00:00:00' WHERE id = 3")
+	check(t, "deleted by SQL", a.get(page), http.StatusNotFound, nil, nil)
+}
