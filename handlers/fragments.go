@@ -2,6 +2,8 @@ package handlers
 
 import (
 	"bytes"
+	"context"
+	"io"
 	"html"
 	"net/http"
 	"strings"
@@ -28,7 +30,7 @@ const csrfPlaceholder = "hindsight-csrf-placeholder-7f3c9a"
 type Fragments struct {
 	mu      sync.RWMutex
 	entries map[string]fragment
-	bytes   int // the kept bodies' total length
+	bytes   int // the kept bodies' total size
 	limit   int
 }
 
@@ -36,7 +38,8 @@ type fragment struct {
 	mark    string
 	expires time.Time // zero: only the mark ends it
 	page    templates.Page
-	body    string
+	parts   []string // the body, split where the CSRF token goes
+	size    int
 }
 
 // NewFragments returns an empty store of rendered bodies that keeps up to limit bytes of them;
@@ -60,26 +63,26 @@ func (f *Fragments) get(key, mark string, now time.Time) (fragment, bool) {
 }
 
 func (f *Fragments) put(key string, e fragment) {
-	if f == nil || len(e.body) > f.limit/8 {
+	if f == nil || e.size > f.limit/8 {
 		return
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if old, ok := f.entries[key]; ok {
-		f.bytes -= len(old.body)
+		f.bytes -= old.size
 	}
-	if f.bytes+len(e.body) > f.limit {
+	if f.bytes+e.size > f.limit {
 		// Map order is random: drop bodies until a quarter is free rather than keep an LRU list.
 		for k, old := range f.entries {
-			if f.bytes+len(e.body) <= f.limit*3/4 {
+			if f.bytes+e.size <= f.limit*3/4 {
 				break
 			}
 			delete(f.entries, k)
-			f.bytes -= len(old.body)
+			f.bytes -= old.size
 		}
 	}
 	f.entries[key] = e
-	f.bytes += len(e.body)
+	f.bytes += e.size
 }
 
 // pageBody is a page's head and its body inside the layout, which ends at expires (zero: only
@@ -108,12 +111,21 @@ func (h *Handlers) renderKept(c echo.Context, key, mark string, build func() (pa
 		if err := b.body.Render(templates.WithPageContext(ctx, pc), &buf); err != nil {
 			return err
 		}
-		kept = fragment{mark: mark, expires: b.expires, page: b.page, body: buf.String()}
+		kept = fragment{mark: mark, expires: b.expires, page: b.page, parts: strings.Split(buf.String(), csrfPlaceholder), size: buf.Len()}
 		h.Fragments.put(key, kept)
 	}
-	body := kept.body
-	if strings.Contains(body, csrfPlaceholder) {
-		body = strings.ReplaceAll(body, csrfPlaceholder, html.EscapeString(templates.PageContextOf(c.Request().Context()).CSRF))
-	}
-	return render(c, http.StatusOK, templates.LayoutAround(kept.page, body))
+	token := html.EscapeString(templates.PageContextOf(c.Request().Context()).CSRF)
+	return render(c, http.StatusOK, templates.LayoutAround(kept.page, templ.ComponentFunc(func(_ context.Context, w io.Writer) error {
+		for n, part := range kept.parts {
+			if n > 0 {
+				if _, err := io.WriteString(w, token); err != nil {
+					return err
+				}
+			}
+			if _, err := io.WriteString(w, part); err != nil {
+				return err
+			}
+		}
+		return nil
+	})))
 }

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
+	"sync"
 
 	"github.com/a-h/templ"
 	"github.com/alexedwards/scs/v2"
@@ -37,12 +38,22 @@ type Handlers struct {
 // render writes a component into a buffer first, so a failed render becomes a clean 500 page
 // instead of half a page.
 func render(c echo.Context, status int, component templ.Component) error {
-	var buf bytes.Buffer
-	if err := component.Render(c.Request().Context(), &buf); err != nil {
+	buf := renderBuffers.Get().(*bytes.Buffer)
+	defer func() {
+		if buf.Cap() <= 1<<20 {
+			buf.Reset()
+			renderBuffers.Put(buf)
+		}
+	}()
+	if err := component.Render(c.Request().Context(), buf); err != nil {
 		return err
 	}
 	return c.HTMLBlob(status, buf.Bytes())
 }
+
+// renderBuffers are reused between pages: a page is tens of kilobytes, and growing a new buffer
+// to that size for each was a good share of a kept page's cost.
+var renderBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 // pathID reads a numeric id from the path; anything else is a 404, since no such record exists.
 func pathID(c echo.Context, name string) (int64, error) {
