@@ -34,19 +34,19 @@ func TestKeptIncidentPagesExpireWithTheClock(t *testing.T) {
 // outdated body is not served.
 func TestFragmentsKeepWithinTheirBudget(t *testing.T) {
 	f := NewFragments(1000)
-	body := []string{string(make([]byte, 100))}
+	body := make([]byte, 100)
 	for n := range 50 {
-		f.put(string(rune('a'+n)), fragment{mark: "1", parts: body, size: 100})
+		f.put(string(rune('a'+n)), fragment{mark: "1", body: body, size: 100})
 		if f.bytes > 1000 || f.bytes != 100*len(f.entries) {
 			t.Fatalf("after %d puts: %d bytes counted for %d bodies, budget 1000", n+1, f.bytes, len(f.entries))
 		}
 	}
-	f.put("again", fragment{mark: "1", parts: body, size: 100})
-	f.put("again", fragment{mark: "2", parts: body, size: 100})
+	f.put("again", fragment{mark: "1", body: body, size: 100})
+	f.put("again", fragment{mark: "2", body: body, size: 100})
 	if f.bytes != 100*len(f.entries) {
 		t.Errorf("a replaced body is counted twice: %d bytes for %d bodies", f.bytes, len(f.entries))
 	}
-	f.put("huge", fragment{mark: "1", parts: []string{string(make([]byte, 200))}, size: 200})
+	f.put("huge", fragment{mark: "1", body: make([]byte, 200), size: 200})
 	if _, ok := f.get("huge", "1", time.Now()); ok {
 		t.Error("a body larger than an eighth of the budget was kept")
 	}
@@ -57,12 +57,12 @@ func TestFragmentsKeepWithinTheirBudget(t *testing.T) {
 	if _, ok := f.get("again", "2", now); !ok {
 		t.Error("a body rendered at the current mark was not served")
 	}
-	f.put("soon", fragment{mark: "1", parts: body, size: 100, expires: now.Add(time.Minute)})
+	f.put("soon", fragment{mark: "1", body: body, size: 100, expires: now.Add(time.Minute)})
 	if _, ok := f.get("soon", "1", now.Add(time.Minute)); ok {
 		t.Error("an expired body was served")
 	}
 	var none *Fragments = NewFragments(0)
-	none.put("x", fragment{mark: "1", parts: body, size: 100})
+	none.put("x", fragment{mark: "1", body: body, size: 100})
 	if _, ok := none.get("x", "1", now); ok {
 		t.Error("a store with no budget kept a body")
 	}

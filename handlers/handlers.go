@@ -39,12 +39,7 @@ type Handlers struct {
 // instead of half a page.
 func render(c echo.Context, status int, component templ.Component) error {
 	buf := renderBuffers.Get().(*bytes.Buffer)
-	defer func() {
-		if buf.Cap() <= 1<<20 {
-			buf.Reset()
-			renderBuffers.Put(buf)
-		}
-	}()
+	defer putRenderBuffer(buf)
 	if err := component.Render(c.Request().Context(), buf); err != nil {
 		return err
 	}
@@ -54,6 +49,13 @@ func render(c echo.Context, status int, component templ.Component) error {
 // renderBuffers are reused between pages: a page is tens of kilobytes, and growing a new buffer
 // to that size for each was a good share of a kept page's cost.
 var renderBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+func putRenderBuffer(buf *bytes.Buffer) {
+	if buf.Cap() <= 1<<20 {
+		buf.Reset()
+		renderBuffers.Put(buf)
+	}
+}
 
 // pathID reads a numeric id from the path; anything else is a 404, since no such record exists.
 func pathID(c echo.Context, name string) (int64, error) {

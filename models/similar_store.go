@@ -382,21 +382,22 @@ func (s *Store) unrankedIncidents(ctx context.Context, below int64, limit int) (
 }
 
 // IncidentPageMark reads, in one statement, a mark that changes whenever anything an incident's
-// page shows changes, apart from the clock: IncidentsMark (the incident and every incident's
-// timeline, windows, tags and names, which covers linked and similar incidents' titles), the
-// incident's revision (its follow-ups and links) and its kept similar-incident ranking.
+// page shows changes, apart from the clock: the incident's revision, which triggers move with its
+// row, timeline, windows, follow-ups, tags and links and with the rows of the incidents it links
+// to or suggests (migrations 00012 and 00016); the "names" counter (renamed services, regions and
+// factors, and factors added or removed); and its kept similar-incident ranking.
 func (s *Store) IncidentPageMark(ctx context.Context, id int64) (string, error) {
 	var mark struct {
-		Incidents, Revision int64
-		Similar             string
+		Revision, Names int64
+		Similar         string
 	}
 	err := s.read.WithContext(ctx).Raw(`SELECT
-		(SELECT n FROM change_counters WHERE name = 'insights') AS incidents,
 		COALESCE((SELECT n FROM incident_revisions WHERE incident_id = @id), 0) AS revision,
+		(SELECT n FROM change_counters WHERE name = 'names') AS names,
 		COALESCE((SELECT basis || ' ' || computed_at FROM similar_sets WHERE incident_id = @id), '') AS similar`,
 		sql.Named("id", id)).Scan(&mark).Error
 	if err != nil {
 		return "", fmt.Errorf("read the page mark of incident %d: %w", id, err)
 	}
-	return fmt.Sprintf("%d/%d/%s", mark.Incidents, mark.Revision, mark.Similar), nil
+	return fmt.Sprintf("%d/%d/%s", mark.Revision, mark.Names, mark.Similar), nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -169,5 +170,82 @@ func TestSimilarRankingsAreKept(t *testing.T) {
 		if got := view("ranked in the background", second, 1); got != "" {
 			t.Errorf("the billing incident is the oldest live one, so nothing is suggested for it; got %s", got)
 		}
+	})
+}
+
+// TestIncidentPageMarkMovesWithEveryChange checks, on both databases, that an incident page's
+// mark moves when anything its page shows changes, including other incidents' rows it shows
+// (links and similar incidents) and the factor taxonomy, and stands still when an incident it
+// does not show changes.
+func TestIncidentPageMarkMovesWithEveryChange(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *models.Store) {
+		ctx := context.Background()
+		db, err := s.SQLDB()
+		if err != nil {
+			t.Fatal(err)
+		}
+		day := time.Date(2026, 3, 9, 16, 0, 0, 0, time.UTC)
+		create := func(n int, title string) *models.Incident {
+			t.Helper()
+			start := day.Add(time.Duration(n) * 24 * time.Hour)
+			inc, err := s.CreateIncident(ctx, models.IncidentInput{
+				Title: title, Severity: "sev2", Status: "resolved", TimeZone: "UTC", PostmortemState: "none",
+				Services: []string{"Authorization"}, Milestones: models.Milestones{StartedAt: &start},
+			}, models.Children{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := s.GetIncident(ctx, inc.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return got
+		}
+		suggested := create(0, "Authorization retries overwhelmed hosts")
+		linked := create(1, "Billing page slow")
+		viewed := create(2, "Authorization retries overwhelmed hosts again")
+		unrelated := create(3, "Status page certificate expired")
+		if _, err := s.AddLink(ctx, viewed.ID, models.LinkInput{Kind: "related", IncidentID: linked.ID}); err != nil {
+			t.Fatal(err)
+		}
+		keeper := models.NewSimilarKeeper(s, slog.New(slog.NewTextHandler(io.Discard, nil)))
+		similar, err := keeper.For(ctx, viewed)
+		if err != nil || len(similar) == 0 || similar[0].ID != suggested.ID {
+			t.Fatalf("similar incidents of the viewed one: %v, %v", similar, err)
+		}
+		ids := []int64{suggested.ID, linked.ID, viewed.ID, unrelated.ID}
+		marks := func() map[int64]string {
+			t.Helper()
+			out := map[int64]string{}
+			for _, id := range ids {
+				m, err := s.IncidentPageMark(ctx, id)
+				if err != nil {
+					t.Fatal(err)
+				}
+				out[id] = m
+			}
+			return out
+		}
+		step := func(name, q string, moved ...int64) {
+			t.Helper()
+			before := marks()
+			if _, err := db.Exec(q); err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			after := marks()
+			for _, id := range ids {
+				if want := slices.Contains(moved, id); (before[id] != after[id]) != want {
+					t.Errorf("%s: incident %d's mark moved=%v, want %v", name, id, before[id] != after[id], want)
+				}
+			}
+		}
+		step("linked incident renamed", fmt.Sprintf("UPDATE incidents SET title = 'Billing slow' WHERE id = %d", linked.ID), linked.ID, viewed.ID)
+		step("suggested incident deleted", fmt.Sprintf("UPDATE incidents SET deleted_at = started_at WHERE id = %d", suggested.ID), suggested.ID, viewed.ID)
+		step("unrelated incident edited", fmt.Sprintf("UPDATE incidents SET severity = 'sev1' WHERE id = %d", unrelated.ID), unrelated.ID)
+		step("follow-up added", fmt.Sprintf("INSERT INTO follow_ups (incident_id, title, kind, priority, status, owner, description, version, created_at, updated_at) VALUES (%d, 'Alert on retries', 'detect', 'p1', 'open', '', '', 1, '2026-03-12 00:00:00', '2026-03-12 00:00:00')", viewed.ID), viewed.ID)
+		step("factor added", "INSERT INTO factors (slug, name, description, created_at, updated_at) VALUES ('dns-ttl', 'DNS TTL too long', '', '2026-03-12 00:00:00', '2026-03-12 00:00:00')", ids...)
+		step("link removed", "DELETE FROM incident_links", linked.ID, viewed.ID)
+		step("suggestion removed", "DELETE FROM similar_suggestions", viewed.ID)
+		step("incident removed outright", fmt.Sprintf("DELETE FROM incidents WHERE id = %d", unrelated.ID), unrelated.ID)
 	})
 }

@@ -2,9 +2,11 @@ package web_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/url"
 	"testing"
+	"time"
 
 	"hindsight/models"
 )
@@ -76,6 +78,21 @@ func TestKeptPagesFollowEveryChange(t *testing.T) {
 	seen("incident edited, on the list", "/incidents", "Retries overwhelmed the authorization hosts")
 	exec("UPDATE regions SET name = 'Europe (renamed)' WHERE id = (SELECT min(id) FROM regions)")
 	seen("region renamed on the list", "/incidents", "Europe (renamed)")
+
+	// A write to an incident this page does not show leaves it kept: session, user and mark only.
+	later := time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)
+	elsewhere, err := a.store.CreateIncident(ctx, models.IncidentInput{Title: "Status page certificate expired", Severity: "sev3",
+		Status: "resolved", TimeZone: "UTC", PostmortemState: "none", Milestones: models.Milestones{StartedAt: &later}}, models.Children{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.get(page)
+	exec(fmt.Sprintf("UPDATE incidents SET severity = 'sev4' WHERE id = %d", elsewhere.ID))
+	if n := a.statements(page); n != 3 {
+		t.Errorf("after a write to another incident the page took %d statements, want 3 (kept)", n)
+	}
+	check(t, "factor added", a.post("/factors", url.Values{"slug": {"dns-ttl"}, "name": {"DNS TTL too long"}}), http.StatusSeeOther, nil, nil)
+	seen("new factor offered on the follow-up form", page, "DNS TTL too long")
 
 	// One rendering serves every session: each gets its own token, and a viewer gets no forms.
 	b := a.as(models.RoleResponder)

@@ -49,7 +49,60 @@ $$;
 CREATE TRIGGER incident_revision_links AFTER INSERT OR UPDATE OR DELETE ON incident_links
     FOR EACH ROW EXECUTE FUNCTION incident_revision_links_bump();
 
+-- An incident's page also shows other incidents' titles, starts and states (those it links to or
+-- from, and its similar incidents) and the factor taxonomy (the follow-up form offers it). So
+-- any change to an incident's row moves its own revision and those of the incidents whose pages
+-- show it, and adding or removing a factor moves the "names" counter as renaming one does. A
+-- page kept by its incident's revision, the names counter and its similar ranking is then right.
+-- +goose StatementBegin
+CREATE FUNCTION incident_revision_incidents_bump() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF TG_TABLE_NAME = 'similar_suggestions' THEN
+        INSERT INTO incident_revisions (incident_id, n) VALUES (OLD.incident_id, 1)
+        ON CONFLICT (incident_id) DO UPDATE SET n = incident_revisions.n + 1;
+    ELSIF TG_OP = 'DELETE' THEN
+        INSERT INTO incident_revisions (incident_id, n) VALUES (OLD.id, 1)
+        ON CONFLICT (incident_id) DO UPDATE SET n = incident_revisions.n + 1;
+    ELSE
+        INSERT INTO incident_revisions (incident_id, n)
+            SELECT x, 1 FROM (
+                SELECT NEW.id AS x
+                UNION SELECT OLD.id
+                UNION SELECT from_id FROM incident_links WHERE to_id IN (OLD.id, NEW.id)
+                UNION SELECT to_id FROM incident_links WHERE from_id IN (OLD.id, NEW.id)
+                UNION SELECT incident_id FROM similar_suggestions WHERE similar_id IN (OLD.id, NEW.id)
+            ) shown ORDER BY x
+            ON CONFLICT (incident_id) DO UPDATE SET n = incident_revisions.n + 1;
+    END IF;
+    RETURN NULL;
+END;
+$$;
+-- +goose StatementEnd
+
+CREATE TRIGGER incident_revision_incidents AFTER UPDATE OR DELETE ON incidents
+    FOR EACH ROW EXECUTE FUNCTION incident_revision_incidents_bump();
+
+CREATE TRIGGER incident_revision_similar AFTER DELETE ON similar_suggestions
+    FOR EACH ROW EXECUTE FUNCTION incident_revision_incidents_bump();
+
+-- +goose StatementBegin
+CREATE FUNCTION names_changed_factors_count() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    UPDATE change_counters SET n = n + 1 WHERE name = 'names';
+    RETURN NULL;
+END;
+$$;
+-- +goose StatementEnd
+
+CREATE TRIGGER names_changed_factors_count AFTER INSERT OR DELETE ON factors
+    FOR EACH STATEMENT EXECUTE FUNCTION names_changed_factors_count();
+
 -- +goose Down
+DROP TRIGGER names_changed_factors_count ON factors;
+DROP FUNCTION names_changed_factors_count();
+DROP TRIGGER incident_revision_similar ON similar_suggestions;
+DROP TRIGGER incident_revision_incidents ON incidents;
+DROP FUNCTION incident_revision_incidents_bump();
 DROP TRIGGER incident_revision_links ON incident_links;
 DROP FUNCTION incident_revision_links_bump();
 DROP TABLE similar_suggestions;

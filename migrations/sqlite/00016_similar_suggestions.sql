@@ -58,7 +58,57 @@ CREATE TRIGGER incident_revision_links_delete AFTER DELETE ON incident_links BEG
 END;
 -- +goose StatementEnd
 
+-- An incident's page also shows other incidents' titles, starts and states (those it links to or
+-- from, and its similar incidents) and the factor taxonomy (the follow-up form offers it). So
+-- any change to an incident's row moves its own revision and those of the incidents whose pages
+-- show it, and adding or removing a factor moves the "names" counter as renaming one does. A
+-- page kept by its incident's revision, the names counter and its similar ranking is then right.
+-- +goose StatementBegin
+CREATE TRIGGER incident_revision_incidents_update AFTER UPDATE ON incidents BEGIN
+    INSERT INTO incident_revisions (incident_id, n)
+        SELECT x, 1 FROM (
+            SELECT new.id AS x
+            UNION SELECT old.id
+            UNION SELECT from_id FROM incident_links WHERE to_id IN (old.id, new.id)
+            UNION SELECT to_id FROM incident_links WHERE from_id IN (old.id, new.id)
+            UNION SELECT incident_id FROM similar_suggestions WHERE similar_id IN (old.id, new.id)
+        ) WHERE true
+        ON CONFLICT (incident_id) DO UPDATE SET n = n + 1;
+END;
+-- +goose StatementEnd
+
+-- +goose StatementBegin
+CREATE TRIGGER incident_revision_incidents_delete AFTER DELETE ON incidents BEGIN
+    INSERT INTO incident_revisions (incident_id, n) VALUES (old.id, 1)
+    ON CONFLICT (incident_id) DO UPDATE SET n = n + 1;
+END;
+-- +goose StatementEnd
+
+-- +goose StatementBegin
+CREATE TRIGGER incident_revision_similar_delete AFTER DELETE ON similar_suggestions BEGIN
+    INSERT INTO incident_revisions (incident_id, n) VALUES (old.incident_id, 1)
+    ON CONFLICT (incident_id) DO UPDATE SET n = n + 1;
+END;
+-- +goose StatementEnd
+
+-- +goose StatementBegin
+CREATE TRIGGER names_changed_factors_insert AFTER INSERT ON factors BEGIN
+    UPDATE change_counters SET n = n + 1 WHERE name = 'names';
+END;
+-- +goose StatementEnd
+
+-- +goose StatementBegin
+CREATE TRIGGER names_changed_factors_delete AFTER DELETE ON factors BEGIN
+    UPDATE change_counters SET n = n + 1 WHERE name = 'names';
+END;
+-- +goose StatementEnd
+
 -- +goose Down
+DROP TRIGGER names_changed_factors_delete;
+DROP TRIGGER names_changed_factors_insert;
+DROP TRIGGER incident_revision_similar_delete;
+DROP TRIGGER incident_revision_incidents_delete;
+DROP TRIGGER incident_revision_incidents_update;
 DROP TRIGGER incident_revision_links_delete;
 DROP TRIGGER incident_revision_links_update;
 DROP TRIGGER incident_revision_links_insert;
