@@ -14,7 +14,7 @@ import (
 // IncidentShow shows an incident with its figures, timeline, impact windows and follow-ups.
 // ?edit_event=, ?edit_window= and ?edit_follow_up= open one record's edit form in place, which
 // keeps inline editing working without JavaScript. Without them the rendered page is kept per
-// role while the incident's page mark stands still, until the clock would change what it shows.
+// viewer or editor while the incident's page mark stands still, until the clock would change what it shows.
 func (h *Handlers) IncidentShow(c echo.Context) error {
 	q := c.QueryParams()
 	if q.Has("edit_event") || q.Has("edit_window") || q.Has("edit_follow_up") {
@@ -29,11 +29,11 @@ func (h *Handlers) IncidentShow(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	role := ""
-	if u := CurrentUser(c); u != nil {
-		role = u.Role
+	// The body shows editing controls or not, and nothing else of the user (IncidentBody).
+	key := "incident/" + strconv.FormatInt(id, 10) + "/view"
+	if CurrentUser(c).Can(models.RoleResponder) {
+		key = "incident/" + strconv.FormatInt(id, 10) + "/edit"
 	}
-	key := "incident/" + strconv.FormatInt(id, 10) + "/" + role
 	return h.renderKept(c, key, mark, func() (pageBody, error) {
 		inc, err := h.Store.GetIncident(ctx, id)
 		if err != nil {
