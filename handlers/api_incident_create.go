@@ -22,6 +22,7 @@ func (h *Handlers) APIIncidentCreate(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	h.Similar.Queue(inc.ID)
 	c.Response().Header().Set(echo.HeaderLocation, "/api/v1/incidents/"+itoa(inc.ID))
 	links, err := h.Store.Links(c.Request().Context(), inc.ID)
 	if err != nil {

@@ -27,6 +27,7 @@ func (h *Handlers) APIIncidentUpdate(c echo.Context) error {
 	if err != nil {
 		return storeError(err, "incident")
 	}
+	h.Similar.Queue(inc.ID)
 	links, err := h.Store.Links(c.Request().Context(), inc.ID)
 	if err != nil {
 		return err

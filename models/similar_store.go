@@ -283,6 +283,11 @@ func nameShares(similar []Similar, inc *Incident) []Similar {
 	return similar
 }
 
+// Queue asks for an incident's similar incidents to be ranked in the background soon, so that its
+// first view, after it was filed or edited through the API, finds them ranked. Without Run it
+// does nothing; a view ranks what is not ranked yet.
+func (k *SimilarKeeper) Queue(id int64) { k.refreshLater(id) }
+
 // refreshLater queues an incident for a new ranking, unless it is queued already or the queue is
 // full (it is then queued again on a later view).
 func (k *SimilarKeeper) refreshLater(id int64) {
@@ -357,7 +362,7 @@ func (k *SimilarKeeper) rank(ctx context.Context, id int64) error {
 		return nil
 	}
 	if err == nil {
-		_, err = k.store.rankSimilar(ctx, inc, similarBasis(inc))
+		_, err = k.rankShared(ctx, inc, similarBasis(inc))
 	}
 	if err != nil && ctx.Err() == nil {
 		k.log.Warn("rank similar incidents", "incident", id, "err", err)

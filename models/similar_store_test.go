@@ -165,8 +165,27 @@ func TestSimilarRankingsAreKept(t *testing.T) {
 			}
 			time.Sleep(20 * time.Millisecond)
 		}
+		// An incident filed while it runs and queued is ranked before anyone views it.
+		filed := create(3, "Authorization retries overwhelmed hosts a third time", []string{"Authorization"}, []string{"retry-amplification"})
+		keeper.Queue(filed.ID)
+		for {
+			var n int
+			if err := db.QueryRow(fmt.Sprintf("SELECT count(*) FROM similar_sets WHERE incident_id = %d", filed.ID)).Scan(&n); err != nil {
+				t.Fatal(err)
+			}
+			if n == 1 {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatal("a queued incident was not ranked")
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
 		stop()
 		<-done
+		if got := view("queued and ranked", filed, 1); !strings.Contains(got, "similar wording") {
+			t.Errorf("the queued incident's kept ranking reads %s", got)
+		}
 		if got := view("ranked in the background", second, 1); got != "" {
 			t.Errorf("the billing incident is the oldest live one, so nothing is suggested for it; got %s", got)
 		}
