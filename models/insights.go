@@ -156,7 +156,7 @@ const (
 )
 
 // insightRow is one incident as the insights read it: milestones as Unix seconds, narrow enough
-// that 100,000 of them fit in 7 MB.
+// that 100,000 of them fit in 9 MB.
 type insightRow struct {
 	id                                                                int64
 	started, detected, acknowledged, mitigated, resolved, firstUpdate instant
@@ -164,6 +164,13 @@ type insightRow struct {
 	severity                                                          uint8 // index into Severities, or len(Severities) for anything else
 	method                                                            uint8 // index into DetectionMethods, or len(DetectionMethods) for unknown
 	impact                                                            uint8 // impactNone and the rest
+
+	// The store's copy (insightTable), which filters in Go, keeps what the SQL filter compares:
+	// the start as the database compares it with a period's bounds (Unix seconds on SQLite,
+	// microseconds on PostgreSQL), and the detection method's code with no method recorded ("")
+	// told apart from a value that is not one of DetectionMethods.
+	startKey   instant
+	methodCode uint8 // index into DetectionMethods, methodNone or methodOther
 }
 
 // instant is a milestone in Unix seconds, or unknown.

@@ -1,0 +1,690 @@
+package models
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"gorm.io/gorm"
+)
+
+// insightBlockSize is how many consecutive incident ids share one counter of migration 00017,
+// whose triggers divide by the same number.
+const insightBlockSize = 1024
+
+// insightBlock is the block of an incident id. Like SQL, Go divides toward zero, so block 0
+// holds the ids from -1023 to 1023 and every block is one run of ids.
+func insightBlock(id int64) int64 { return id / insightBlockSize }
+
+// blockIDs returns the first and last incident id of a block.
+func blockIDs(block int64) (first, last int64) {
+	switch {
+	case block > 0:
+		return block * insightBlockSize, block*insightBlockSize + insightBlockSize - 1
+	case block < 0:
+		return block*insightBlockSize - insightBlockSize + 1, block * insightBlockSize
+	}
+	return -insightBlockSize + 1, insightBlockSize - 1
+}
+
+// Detection method codes beside the indexes into DetectionMethods.
+const (
+	methodNone  = uint8(5) // nothing recorded: ""
+	methodOther = uint8(6) // a value that is not one of DetectionMethods
+)
+
+// The tags the insights filter and group incidents by.
+const (
+	tagServices = iota
+	tagRegions
+	tagFactors
+	tagKinds
+)
+
+// tagTables names each kind of tag's table, its link table and the link's column.
+var tagTables = [tagKinds]struct{ table, link, column string }{
+	{"services", "incident_services", "service_id"},
+	{"regions", "incident_regions", "region_id"},
+	{"factors", "incident_factors", "factor_id"},
+}
+
+// tagName is a service, a region or a contributing factor. Filters name factors by their slug,
+// groups by their name; services and regions by their name.
+type tagName struct {
+	id         int64
+	name, slug string
+}
+
+// tagLinks holds the tags of each row, compressed: those of row n are ids[start[n]:start[n+1]].
+type tagLinks struct {
+	start []int32
+	ids   []int64
+}
+
+func (l *tagLinks) of(n int) []int64 { return l.ids[l.start[n]:l.start[n+1]] }
+
+// insightTable is the store's copy of what the insights read of every incident not deleted, so
+// that the first request after a write reads again only the incidents that changed and
+// aggregates in memory. A table never changes once built: a refresh builds another, and
+// aggregations under way keep the one they started with.
+type insightTable struct {
+	// mark is the insights change counter (migration 00008) the table was read at: it holds every
+	// change that counter counts up to mark, and perhaps some later ones.
+	mark int64
+	// blocks are the counters of migration 00017 the rows were read at. A block whose counter still
+	// has that value in the database has exactly these rows there.
+	blocks map[int64]int64
+	rows   []insightRow // in id order
+	tags   [tagKinds]tagLinks
+	names  [tagKinds][]tagName
+}
+
+// insightPart is what one read brings back: the incidents of some blocks, or of all, with their
+// first public updates and impact time worked out, in id order, and their tags' links.
+type insightPart struct {
+	rows  []insightRow
+	links [tagKinds][]idValue // in incident order, then tag order
+}
+
+// with returns a table holding t's rows outside the changed blocks and part's rows, which are all
+// inside them, with their tags; mark, blocks and names are left for the caller.
+func (t *insightTable) with(changed map[int64]bool, part *insightPart) *insightTable {
+	kept := len(part.rows)
+	for n := range t.rows {
+		if !changed[insightBlock(t.rows[n].id)] {
+			kept++
+		}
+	}
+	out := &insightTable{rows: make([]insightRow, 0, kept)}
+	for k := range tagKinds {
+		out.tags[k].start = make([]int32, 1, kept+1)
+	}
+	var cursor [tagKinds]int
+	addOld := func(n int) {
+		out.rows = append(out.rows, t.rows[n])
+		for k := range tagKinds {
+			out.tags[k].ids = append(out.tags[k].ids, t.tags[k].of(n)...)
+			out.tags[k].start = append(out.tags[k].start, int32(len(out.tags[k].ids)))
+		}
+	}
+	addNew := func(r *insightRow) {
+		out.rows = append(out.rows, *r)
+		for k := range tagKinds {
+			links, c := part.links[k], cursor[k]
+			for c < len(links) && links[c].id < r.id {
+				c++
+			}
+			for ; c < len(links) && links[c].id == r.id; c++ {
+				out.tags[k].ids = append(out.tags[k].ids, links[c].value)
+			}
+			cursor[k] = c
+			out.tags[k].start = append(out.tags[k].start, int32(len(out.tags[k].ids)))
+		}
+	}
+	block, skip := int64(0), false
+	next := 0 // into part.rows
+	for n := range t.rows {
+		id := t.rows[n].id
+		if b := insightBlock(id); n == 0 || b != block {
+			block, skip = b, changed[b]
+		}
+		if skip {
+			continue
+		}
+		for ; next < len(part.rows) && part.rows[next].id < id; next++ {
+			addNew(&part.rows[next])
+		}
+		addOld(n)
+	}
+	for ; next < len(part.rows); next++ {
+		addNew(&part.rows[next])
+	}
+	return out
+}
+
+// bytes estimates the memory the table holds.
+func (t *insightTable) bytes() int {
+	const rowSize, idSize, startSize = 88, 8, 4
+	n := len(t.rows) * rowSize
+	for k := range tagKinds {
+		n += len(t.tags[k].ids)*idSize + len(t.tags[k].start)*startSize
+		for _, name := range t.names[k] {
+			n += 40 + len(name.name) + len(name.slug)
+		}
+	}
+	return n + len(t.blocks)*32
+}
+
+// choose returns the rows a filter chooses, in id order, and their groups; ok is false when the
+// filter names a severity or a detection method outside the known values, which the table does
+// not keep (the caller computes from SQL instead). The rows may be the table's own: they must
+// not be changed.
+func (t *insightTable) choose(f InsightsFilter, dialect string) (rows []insightRow, g groups, ok bool) {
+	var tests []func(n int) bool
+	if f.From != nil || f.To != nil {
+		// The database compares its own start with the bound: Unix seconds on SQLite, microseconds
+		// (the driver drops the nanoseconds) on PostgreSQL.
+		bound := func(tm *time.Time, unbounded instant) instant {
+			switch {
+			case tm == nil:
+				return unbounded
+			case dialect == "postgres":
+				return instant(tm.UnixMicro())
+			}
+			return instant(tm.Unix())
+		}
+		from, to := bound(f.From, unknown), bound(f.To, math.MaxInt64)
+		tests = append(tests, func(n int) bool {
+			start := t.rows[n].startKey
+			// Without a start an incident falls outside any bounded period, as in SQL.
+			return start != unknown && start >= from && (f.To == nil || start < to)
+		})
+	}
+	if f.Severity != "" {
+		code := slices.Index(Severities, f.Severity)
+		if code < 0 {
+			return nil, groups{}, false
+		}
+		tests = append(tests, func(n int) bool { return int(t.rows[n].severity) == code })
+	}
+	if f.DetectionMethod != "" {
+		code := methodNone
+		if f.DetectionMethod != DetectionUnknown {
+			known := slices.Index(DetectionMethods, f.DetectionMethod)
+			if known < 0 {
+				return nil, groups{}, false
+			}
+			code = uint8(known)
+		}
+		tests = append(tests, func(n int) bool { return t.rows[n].methodCode == code })
+	}
+	for kind, name := range [tagKinds]string{f.Service, f.Region, f.Factor} {
+		if name == "" {
+			continue
+		}
+		var ids []int64
+		for _, tag := range t.names[kind] {
+			if kind == tagFactors && tag.slug == name || kind != tagFactors && tag.name == name {
+				ids = append(ids, tag.id)
+			}
+		}
+		links := &t.tags[kind]
+		tests = append(tests, func(n int) bool {
+			for _, id := range links.of(n) {
+				if slices.Contains(ids, id) {
+					return true
+				}
+			}
+			return false
+		})
+	}
+	chosen := make([]int, 0, len(t.rows))
+	rows = t.rows
+	if len(tests) > 0 {
+		rows = nil
+		for n := range t.rows {
+			if all(tests, n) {
+				chosen = append(chosen, n)
+				rows = append(rows, t.rows[n])
+			}
+		}
+	} else {
+		for n := range t.rows {
+			chosen = append(chosen, n)
+		}
+	}
+	return rows, t.groupsOf(rows, chosen, f.GroupBy), true
+}
+
+func all(tests []func(int) bool, n int) bool {
+	for _, test := range tests {
+		if !test(n) {
+			return false
+		}
+	}
+	return true
+}
+
+// groupsOf assigns the chosen rows their groups, as Store.groupsOf does from SQL; chosen[n] is
+// the table's row that rows[n] copies.
+func (t *insightTable) groupsOf(rows []insightRow, chosen []int, groupBy string) groups {
+	kind := tagServices
+	switch groupBy {
+	case "region":
+		kind = tagRegions
+	case "factor":
+		kind = tagFactors
+	case "service":
+	default:
+		return singleGroups(rows, groupBy)
+	}
+	names := slices.Clone(t.names[kind])
+	slices.SortFunc(names, func(a, b tagName) int { return compareTagNames(a.name, b.name) })
+	position := make(map[int64]int32, len(names))
+	g := groups{start: make([]int32, len(rows)+1)}
+	for n, name := range names {
+		position[name.id] = int32(n)
+		g.keys = append(g.keys, name.name)
+	}
+	none := int32(len(names))
+	g.keys = append(g.keys, NoGroup)
+	links := &t.tags[kind]
+	for n, row := range chosen {
+		first := len(g.ids)
+		for _, id := range links.of(row) {
+			g.ids = append(g.ids, position[id])
+		}
+		if len(g.ids) == first {
+			g.ids = append(g.ids, none)
+		}
+		g.start[n+1] = int32(len(g.ids))
+	}
+	return g
+}
+
+// insightRows keeps the store's insightTable and refreshes it, one refresh at a time.
+type insightRows struct {
+	mu     sync.Mutex
+	table  *insightTable
+	flight *tableFlight
+	// How often the table was read whole and in part, and how many blocks the reads in part
+	// read again, for tests.
+	fullReads, partReads, blocksRead int64
+}
+
+type tableFlight struct {
+	done  chan struct{}
+	table *insightTable
+	err   error
+	// leaderGone says the refresh failed because the request running it went away.
+	leaderGone bool
+}
+
+// insightTableAt returns the store's copy of the insight rows, read at the insights change
+// counter mark or later. When the copy is older it is refreshed; concurrent callers share one
+// refresh.
+func (s *Store) insightTableAt(ctx context.Context, mark int64) (*insightTable, error) {
+	m := &s.insightRows
+	for {
+		m.mu.Lock()
+		if t := m.table; t != nil && t.mark >= mark {
+			m.mu.Unlock()
+			return t, nil
+		}
+		if fl := m.flight; fl != nil {
+			m.mu.Unlock()
+			select {
+			case <-fl.done:
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+			// A failure is this request's too, unless only the request that ran the refresh went
+			// away; a refresh that succeeded but began before mark was read is not enough. Either
+			// way the loop looks again.
+			if fl.err != nil && !fl.leaderGone {
+				return nil, fl.err
+			}
+			continue
+		}
+		fl := &tableFlight{done: make(chan struct{})}
+		m.flight = fl
+		old := m.table
+		m.mu.Unlock()
+		return s.refreshTable(ctx, old, fl)
+	}
+}
+
+// refreshTable builds a newer table from old (nil: none yet) and answers the callers waiting on fl.
+func (s *Store) refreshTable(ctx context.Context, old *insightTable, fl *tableFlight) (t *insightTable, err error) {
+	m := &s.insightRows
+	err = errors.New("insight table refresh did not finish") // should it panic
+	defer func() {
+		m.mu.Lock()
+		if err == nil && (m.table == nil || t.mark >= m.table.mark) {
+			m.table = t
+		}
+		m.flight = nil
+		fl.table, fl.err, fl.leaderGone = t, err, err != nil && ctx.Err() != nil
+		m.mu.Unlock()
+		close(fl.done)
+	}()
+	if old != nil {
+		t, err = s.readChangedBlocks(ctx, old)
+		if err != nil || t != nil {
+			return t, err
+		}
+	}
+	return s.readWholeTable(ctx)
+}
+
+// readChangedBlocks reads again the blocks whose counter moved since old was read, in one read
+// transaction, so that the table it returns is the database at one instant. It returns nil, and
+// no error, when so many blocks changed that reading everything costs less.
+func (s *Store) readChangedBlocks(ctx context.Context, old *insightTable) (*insightTable, error) {
+	opts := &sql.TxOptions{ReadOnly: true}
+	if s.dialect == "postgres" {
+		opts.Isolation = sql.LevelRepeatableRead
+	}
+	var (
+		out  *insightTable
+		read int // blocks
+	)
+	err := s.read.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		mark, err := readInsightsMark(ctx, tx)
+		if err != nil {
+			return err
+		}
+		blocks, err := readInsightBlocks(ctx, tx)
+		if err != nil {
+			return err
+		}
+		changed := map[int64]bool{}
+		for b, n := range blocks {
+			if was, ok := old.blocks[b]; !ok || was != n {
+				changed[b] = true
+			}
+		}
+		for b := range old.blocks {
+			if _, ok := blocks[b]; !ok {
+				changed[b] = true
+			}
+		}
+		// A block read again costs about twice what it costs in a whole read, which runs its
+		// statements on several connections at once.
+		if len(changed) > max(4, len(blocks)/4) {
+			return nil
+		}
+		names, err := readTagNames(ctx, tx)
+		if err != nil {
+			return err
+		}
+		if len(changed) == 0 {
+			// Nothing the rows hold changed (a title, a name, a private note): they are shared.
+			out = &insightTable{rows: old.rows, tags: old.tags}
+		} else {
+			part, err := s.readInsightPart(ctx, tx, slices.Sorted(maps.Keys(changed)), false)
+			if err != nil {
+				return err
+			}
+			out, read = old.with(changed, part), len(changed)
+		}
+		out.mark, out.blocks, out.names = mark, blocks, names
+		return nil
+	}, opts)
+	if err != nil {
+		return nil, fmt.Errorf("refresh insight rows: %w", err)
+	}
+	if out != nil {
+		m := &s.insightRows
+		m.mu.Lock()
+		m.partReads++
+		m.blocksRead += int64(read)
+		m.mu.Unlock()
+	}
+	return out, nil
+}
+
+// readWholeTable reads every incident's insight row. The change counter and the blocks' counters
+// are read first, the rows after, on several connections at once: the rows are then at least as
+// new as the counters, and a block changed in between has a counter that no longer matches, so
+// the next refresh reads it again.
+func (s *Store) readWholeTable(ctx context.Context) (*insightTable, error) {
+	mark, err := readInsightsMark(ctx, s.read)
+	if err != nil {
+		return nil, err
+	}
+	blocks, err := readInsightBlocks(ctx, s.read)
+	if err != nil {
+		return nil, err
+	}
+	var (
+		names [tagKinds][]tagName
+		part  *insightPart
+		wg    sync.WaitGroup
+		errs  [2]error
+	)
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		names, errs[0] = readTagNames(ctx, s.read)
+	}()
+	go func() {
+		defer wg.Done()
+		part, errs[1] = s.readInsightPart(ctx, s.read, nil, true)
+	}()
+	wg.Wait()
+	if err := errors.Join(errs[:]...); err != nil {
+		return nil, fmt.Errorf("read insight rows: %w", err)
+	}
+	t := (&insightTable{}).with(nil, part)
+	t.mark, t.blocks, t.names = mark, blocks, names
+	m := &s.insightRows
+	m.mu.Lock()
+	m.fullReads++
+	m.mu.Unlock()
+	return t, nil
+}
+
+func readInsightsMark(ctx context.Context, db *gorm.DB) (int64, error) {
+	var n int64
+	if err := db.WithContext(ctx).Raw("SELECT n FROM change_counters WHERE name = 'insights'").Row().Scan(&n); err != nil {
+		return 0, fmt.Errorf("read insights change counter: %w", err)
+	}
+	return n, nil
+}
+
+func readInsightBlocks(ctx context.Context, db *gorm.DB) (map[int64]int64, error) {
+	rows, err := db.WithContext(ctx).Raw("SELECT block, n FROM insight_blocks").Rows()
+	if err != nil {
+		return nil, fmt.Errorf("read insight blocks: %w", err)
+	}
+	defer rows.Close()
+	blocks := map[int64]int64{}
+	for rows.Next() {
+		var b, n int64
+		if err := rows.Scan(&b, &n); err != nil {
+			return nil, fmt.Errorf("read insight blocks: %w", err)
+		}
+		blocks[b] = n
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read insight blocks: %w", err)
+	}
+	return blocks, nil
+}
+
+// readTagNames reads every service, region and factor, in one statement.
+func readTagNames(ctx context.Context, db *gorm.DB) ([tagKinds][]tagName, error) {
+	var out [tagKinds][]tagName
+	rows, err := db.WithContext(ctx).Raw(`SELECT 0, id, name, '' FROM services UNION ALL SELECT 1, id, name, '' FROM regions
+		UNION ALL SELECT 2, id, name, slug FROM factors`).Rows()
+	if err != nil {
+		return out, fmt.Errorf("read tag names: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var kind int
+		var tag tagName
+		if err := rows.Scan(&kind, &tag.id, &tag.name, &tag.slug); err != nil {
+			return out, fmt.Errorf("read tag names: %w", err)
+		}
+		if kind >= 0 && kind < tagKinds {
+			out[kind] = append(out[kind], tag)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return out, fmt.Errorf("read tag names: %w", err)
+	}
+	return out, nil
+}
+
+// idRanges is an SQL condition choosing the ids of the given blocks, in ascending order, as
+// ranges of the column, adjacent blocks joined; with no blocks it chooses every row.
+func idRanges(column string, blocks []int64) (string, []any) {
+	if blocks == nil {
+		return "TRUE", nil
+	}
+	var conds []string
+	var args []any
+	for n := 0; n < len(blocks); {
+		first, last := blockIDs(blocks[n])
+		for n++; n < len(blocks) && blocks[n] == blocks[n-1]+1; n++ {
+			_, last = blockIDs(blocks[n])
+		}
+		conds, args = append(conds, column+" BETWEEN ? AND ?"), append(args, first, last)
+	}
+	return "(" + strings.Join(conds, " OR ") + ")", args
+}
+
+// readInsightPart reads the insight rows of the incidents in blocks (every incident when blocks
+// is nil) through db, with their first public updates, impact windows and tags. In parallel, each
+// statement runs on a connection of its own.
+func (s *Store) readInsightPart(ctx context.Context, db *gorm.DB, blocks []int64, parallel bool) (*insightPart, error) {
+	const halves = 2
+	var (
+		rows    [halves][]insightRow
+		firsts  []idValue
+		windows []idWindow
+		links   [tagKinds][]idValue
+	)
+	incidents, incidentArgs := idRanges("i.id", blocks)
+	children, childArgs := idRanges("incident_id", blocks)
+	reads := []func() error{
+		func() (err error) {
+			firsts, err = s.readFirstUpdatesOf(ctx, db, " AND "+children, childArgs)
+			return err
+		},
+		func() (err error) {
+			windows, err = s.readWindowsOf(ctx, db, " AND "+children, childArgs)
+			return err
+		},
+	}
+	parts := 1
+	if parallel {
+		parts = halves
+	}
+	for half := range parts {
+		reads = append(reads, func() (err error) {
+			rows[half], err = s.readTableRows(ctx, db, incidents, incidentArgs, blocks == nil, half, parts)
+			return err
+		})
+	}
+	for kind := range tagKinds {
+		reads = append(reads, func() error {
+			tt := tagTables[kind]
+			cols, err := readIntColumnsOf(ctx, db, s.dialect, tt.link, columnsQuery{
+				exprs: []string{"incident_id", tt.column},
+				from:  tt.link + " WHERE " + children,
+			}, childArgs)
+			if err != nil {
+				return err
+			}
+			list := make([]idValue, len(cols[0]))
+			for n := range list {
+				list[n] = idValue{cols[0][n], cols[1][n]}
+			}
+			slices.SortFunc(list, func(a, b idValue) int {
+				if c := cmpInt64(a.id, b.id); c != 0 {
+					return c
+				}
+				return cmpInt64(a.value, b.value)
+			})
+			links[kind] = list
+			return nil
+		})
+	}
+	errs := make([]error, len(reads))
+	if parallel {
+		var wg sync.WaitGroup
+		for n, read := range reads {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				errs[n] = read()
+			}()
+		}
+		wg.Wait()
+	} else {
+		for n, read := range reads {
+			if errs[n] = read(); errs[n] != nil {
+				break
+			}
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	part := &insightPart{rows: sortByID(slices.Concat(rows[:]...)), links: links}
+	joinFirstUpdates(part.rows, firsts)
+	joinWindows(part.rows, windows)
+	return part, nil
+}
+
+// readTableRows reads the insight rows of the incidents the condition chooses, as
+// readInsightRows does, with what the table filters by beside them. A whole read goes through
+// the covering index of migration 00002 on SQLite; a read of some blocks by id.
+func (s *Store) readTableRows(ctx context.Context, db *gorm.DB, cond string, args []any, whole bool, part, parts int) ([]insightRow, error) {
+	codes := "(" + codeCase("i.severity", Severities) + ") * 8 + " + codeCase("i.detection_method", append(slices.Clone(DetectionMethods), ""))
+	exprs := []string{"i.id", codes, s.epoch("i.started_at"), s.epoch("i.detected_at"), s.epoch("i.acknowledged_at"),
+		s.epoch("i.mitigated_at"), s.epoch("i.resolved_at")}
+	if s.dialect == "postgres" {
+		exprs = append(exprs, "CAST(EXTRACT(EPOCH FROM i.started_at) * 1000000 AS BIGINT)")
+	}
+	from := "incidents i"
+	if whole {
+		from += s.indexedBy("incidents_insights_idx")
+	}
+	from += " WHERE i.deleted_at IS NULL AND " + cond
+	if parts > 1 {
+		from += fmt.Sprintf(" AND i.id %% %d = %d", parts, part)
+	}
+	cols, err := readIntColumnsOf(ctx, db, s.dialect, "insight rows", columnsQuery{exprs: exprs, from: from}, args)
+	if err != nil {
+		return nil, err
+	}
+	rows := make([]insightRow, len(cols[0]))
+	for n := range rows {
+		code := uint8(cols[1][n] & 7)
+		rows[n] = insightRow{
+			id: cols[0][n], severity: uint8(cols[1][n] >> 3), method: min(code, uint8(len(DetectionMethods))), methodCode: code,
+			started: instant(cols[2][n]), detected: instant(cols[3][n]), acknowledged: instant(cols[4][n]),
+			mitigated: instant(cols[5][n]), resolved: instant(cols[6][n]), firstUpdate: unknown,
+			startKey: instant(cols[2][n]),
+		}
+		if len(cols) > 7 {
+			rows[n].startKey = instant(cols[7][n])
+		}
+	}
+	return rows, nil
+}
+
+// insightsFromTable aggregates the insights a filter chooses from the store's copy of the rows,
+// read at mark or later, and returns the mark the copy was read at. Filters the copy cannot
+// answer exactly are computed from SQL, at mark.
+func (s *Store) insightsFromTable(ctx context.Context, f InsightsFilter, mark int64) (*Insights, int64, error) {
+	f = f.normalized()
+	t, err := s.insightTableAt(ctx, mark)
+	if err != nil {
+		return nil, 0, err
+	}
+	rows, g, ok := t.choose(f, s.dialect)
+	if !ok {
+		out, err := s.ComputeInsights(ctx, f)
+		return out, mark, err
+	}
+	if len(rows) > MaxInsightIncidents {
+		return nil, 0, fmt.Errorf("insights over %d incidents: more than %d at once: %w", len(rows), MaxInsightIncidents, ErrTooMany)
+	}
+	out := aggregate(rows, f, g)
+	if err := s.nameIncidents(ctx, out); err != nil {
+		return nil, 0, err
+	}
+	return out, t.mark, nil
+}
