@@ -344,7 +344,7 @@ func (s *Store) ComputeInsights(ctx context.Context, f InsightsFilter) (*Insight
 	if err != nil {
 		return nil, err
 	}
-	out := aggregate(rows, f, g)
+	out := aggregate(rows, f, g, nil)
 	if err := s.nameIncidents(ctx, out); err != nil {
 		return nil, err
 	}
@@ -901,8 +901,9 @@ type figureResult struct {
 
 // aggregate computes every number of the insights from the rows. Each figure's valid values are
 // sorted once, and every group, period and method receives them in that order, so no set is
-// sorted again; the figures are independent and are worked out two at a time.
-func aggregate(rows []insightRow, f InsightsFilter, g groups) *Insights {
+// sorted again; the figures are independent and are worked out two at a time. sorted, when not
+// nil, holds each figure's sort keys already sorted (see sortKeys), which aggregate only reads.
+func aggregate(rows []insightRow, f InsightsFilter, g groups, sorted [][]int64) *Insights {
 	out := &Insights{Filter: f, Incidents: len(rows)}
 
 	// Periods of the trend, from the first start to the last, empty ones included.
@@ -946,9 +947,16 @@ func aggregate(rows []insightRow, f InsightsFilter, g groups) *Insights {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var keys []int64
+			var scratch []int64
 			for fig := w; fig < len(InsightFigures); fig += workers {
-				keys = aggregateFigure(&results[fig], fig, rows, f, g, periodOf, len(periods), len(methodKeys), keys)
+				var keys []int64
+				if sorted != nil {
+					keys = sorted[fig]
+				} else {
+					keys = sortKeys(rows, fig, scratch[:0])
+					scratch = keys
+				}
+				aggregateFigure(&results[fig], fig, rows, f, g, periodOf, len(periods), len(methodKeys), keys)
 			}
 		}()
 	}
@@ -990,8 +998,20 @@ func aggregate(rows []insightRow, f InsightsFilter, g groups) *Insights {
 	return out
 }
 
-// aggregateFigure works out one figure over every set; keys is scratch space, returned for reuse.
-func aggregateFigure(res *figureResult, fig int, rows []insightRow, f InsightsFilter, g groups, periodOf []int32, periods, methods int, keys []int64) []int64 {
+// sortKeys appends to keys the sort keys of a figure's valid values, value<<packBits | row, and
+// sorts them: by value, then by row.
+func sortKeys(rows []insightRow, fig int, keys []int64) []int64 {
+	for n := range rows {
+		if v, state := rows[n].value(fig); state == valid {
+			keys = append(keys, v<<packBits|int64(n))
+		}
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// aggregateFigure works out one figure over every set, from the figure's sorted keys.
+func aggregateFigure(res *figureResult, fig int, rows []insightRow, f InsightsFilter, g groups, periodOf []int32, periods, methods int, keys []int64) {
 	res.overall.histogram = make([]int, len(HistogramEdges)+1)
 	res.periods = make([]collector, periods)
 	res.groups = make([]collector, len(g.keys))
@@ -1002,10 +1022,9 @@ func aggregateFigure(res *figureResult, fig int, rows []insightRow, f InsightsFi
 	for n := range res.methods {
 		res.methods[n].keep = f.KeepValues
 	}
-	keys = keys[:0]
 	for n := range rows {
 		r := &rows[n]
-		v, state := r.value(fig)
+		_, state := r.value(fig)
 		res.overall.count(state)
 		if p := periodOf[n]; p >= 0 {
 			res.periods[p].count(state)
@@ -1014,14 +1033,10 @@ func aggregateFigure(res *figureResult, fig int, rows []insightRow, f InsightsFi
 			res.groups[k].count(state)
 		}
 		res.methods[r.method].count(state)
-		switch state {
-		case valid:
-			keys = append(keys, v<<packBits|int64(n))
-		case invalidValue:
+		if state == invalidValue {
 			res.invalid = append(res.invalid, n)
 		}
 	}
-	slices.Sort(keys)
 	res.overall.start()
 	for _, set := range [][]collector{res.periods, res.groups, res.methods} {
 		for n := range set {
@@ -1045,7 +1060,6 @@ func aggregateFigure(res *figureResult, fig int, rows []insightRow, f InsightsFi
 			res.slowest = append(res.slowest, int(keys[k]&rowMask))
 		}
 	}
-	return keys
 }
 
 // groupList keeps the groups that hold at least one incident, in key order.

@@ -84,6 +84,10 @@ type insightTable struct {
 	rows   []insightRow // in id order
 	tags   [tagKinds]tagLinks
 	names  [tagKinds][]tagName
+	// sorted holds each figure's sort keys over all the rows, as sortKeys makes them, so that
+	// aggregating does not sort: a refresh maps the kept rows' keys to their new rows and merges
+	// in those read again. It is nil when the rows are too many to number in a key.
+	sorted [][]int64
 }
 
 // insightPart is what one read brings back: the incidents of some blocks, or of all, with their
@@ -94,27 +98,19 @@ type insightPart struct {
 }
 
 // with returns a table holding t's rows outside the changed blocks and part's rows, which are all
-// inside them, with their tags; mark, blocks and names are left for the caller.
+// inside them, with their tags and sort keys; mark, blocks and names are left for the caller.
+// Unchanged blocks are copied whole, a run of rows at a time.
 func (t *insightTable) with(changed map[int64]bool, part *insightPart) *insightTable {
-	kept := len(part.rows)
-	for n := range t.rows {
-		if !changed[insightBlock(t.rows[n].id)] {
-			kept++
-		}
-	}
-	out := &insightTable{rows: make([]insightRow, 0, kept)}
+	size := len(t.rows) + len(part.rows) // at most
+	out := &insightTable{rows: make([]insightRow, 0, size)}
 	for k := range tagKinds {
-		out.tags[k].start = make([]int32, 1, kept+1)
+		out.tags[k].start = make([]int32, 1, size+1)
 	}
+	moved := make([]int32, len(t.rows)) // each old row's new row, or -1 when read again
+	fresh := make([]int32, 0, len(part.rows))
 	var cursor [tagKinds]int
-	addOld := func(n int) {
-		out.rows = append(out.rows, t.rows[n])
-		for k := range tagKinds {
-			out.tags[k].ids = append(out.tags[k].ids, t.tags[k].of(n)...)
-			out.tags[k].start = append(out.tags[k].start, int32(len(out.tags[k].ids)))
-		}
-	}
 	addNew := func(r *insightRow) {
+		fresh = append(fresh, int32(len(out.rows)))
 		out.rows = append(out.rows, *r)
 		for k := range tagKinds {
 			links, c := part.links[k], cursor[k]
@@ -128,25 +124,88 @@ func (t *insightTable) with(changed map[int64]bool, part *insightPart) *insightT
 			out.tags[k].start = append(out.tags[k].start, int32(len(out.tags[k].ids)))
 		}
 	}
-	block, skip := int64(0), false
 	next := 0 // into part.rows
-	for n := range t.rows {
-		id := t.rows[n].id
-		if b := insightBlock(id); n == 0 || b != block {
-			block, skip = b, changed[b]
+	for from := 0; from < len(t.rows); {
+		// A run of rows of one block: [from, to).
+		block := insightBlock(t.rows[from].id)
+		to := from + 1
+		for to < len(t.rows) && insightBlock(t.rows[to].id) == block {
+			to++
 		}
-		if skip {
+		if changed[block] {
+			for n := from; n < to; n++ {
+				moved[n] = -1
+			}
+			from = to
 			continue
 		}
-		for ; next < len(part.rows) && part.rows[next].id < id; next++ {
+		for ; next < len(part.rows) && part.rows[next].id < t.rows[from].id; next++ {
 			addNew(&part.rows[next])
 		}
-		addOld(n)
+		first := int32(len(out.rows))
+		out.rows = append(out.rows, t.rows[from:to]...)
+		for n := from; n < to; n++ {
+			moved[n] = first + int32(n-from)
+		}
+		for k := range tagKinds {
+			old, links := &t.tags[k], &out.tags[k]
+			shift := int32(len(links.ids)) - old.start[from]
+			links.ids = append(links.ids, old.ids[old.start[from]:old.start[to]]...)
+			for n := from + 1; n <= to; n++ {
+				links.start = append(links.start, old.start[n]+shift)
+			}
+		}
+		from = to
 	}
 	for ; next < len(part.rows); next++ {
 		addNew(&part.rows[next])
 	}
+	if len(out.rows) <= MaxInsightIncidents {
+		out.sorted = make([][]int64, len(InsightFigures))
+		var scratch []int64
+		for fig := range InsightFigures {
+			if t.sorted == nil && len(t.rows) > 0 {
+				// No keys to keep: all are sorted afresh.
+				out.sorted[fig] = sortKeys(out.rows, fig, nil)
+				continue
+			}
+			var kept []int64
+			if t.sorted != nil {
+				kept = t.sorted[fig]
+			}
+			out.sorted[fig], scratch = mergeKeys(kept, moved, out.rows, fresh, fig, scratch[:0])
+		}
+	}
 	return out
+}
+
+// mergeKeys returns a figure's sort keys over a table's rows from the previous table's keys,
+// each moved to its row's new place (moved[row], or dropped for -1), and the keys of the rows read
+// again (fresh, rows of the new table), sorted here. Moving keeps the keys' order, since kept rows
+// keep theirs, so one merge puts every key in place. scratch is space for the fresh keys,
+// returned for reuse.
+func mergeKeys(kept []int64, moved []int32, rows []insightRow, fresh []int32, fig int, scratch []int64) ([]int64, []int64) {
+	const rowMask = 1<<packBits - 1
+	for _, n := range fresh {
+		if v, state := rows[n].value(fig); state == valid {
+			scratch = append(scratch, v<<packBits|int64(n))
+		}
+	}
+	slices.Sort(scratch)
+	out := make([]int64, 0, len(kept)+len(scratch))
+	k := 0
+	for _, key := range kept {
+		row := moved[key&rowMask]
+		if row < 0 {
+			continue
+		}
+		key = key&^rowMask | int64(row)
+		for ; k < len(scratch) && scratch[k] < key; k++ {
+			out = append(out, scratch[k])
+		}
+		out = append(out, key)
+	}
+	return append(out, scratch[k:]...), scratch
 }
 
 // bytes estimates the memory the table holds.
@@ -162,11 +221,11 @@ func (t *insightTable) bytes() int {
 	return n + len(t.blocks)*32
 }
 
-// choose returns the rows a filter chooses, in id order, and their groups; ok is false when the
-// filter names a severity or a detection method outside the known values, which the table does
-// not keep (the caller computes from SQL instead). The rows may be the table's own: they must
-// not be changed.
-func (t *insightTable) choose(f InsightsFilter, dialect string) (rows []insightRow, g groups, ok bool) {
+// choose returns the rows a filter chooses, in id order, their groups and, when the table keeps
+// them, each figure's sort keys over the rows chosen; ok is false when the filter names a severity
+// or a detection method outside the known values, which the table does not keep (the caller
+// computes from SQL instead). The rows and keys may be the table's own: they must not be changed.
+func (t *insightTable) choose(f InsightsFilter, dialect string) (rows []insightRow, g groups, sorted [][]int64, ok bool) {
 	var tests []func(n int) bool
 	if f.From != nil || f.To != nil {
 		// The database compares its own start with the bound: Unix seconds on SQLite, microseconds
@@ -190,7 +249,7 @@ func (t *insightTable) choose(f InsightsFilter, dialect string) (rows []insightR
 	if f.Severity != "" {
 		code := slices.Index(Severities, f.Severity)
 		if code < 0 {
-			return nil, groups{}, false
+			return nil, groups{}, nil, false
 		}
 		tests = append(tests, func(n int) bool { return int(t.rows[n].severity) == code })
 	}
@@ -199,7 +258,7 @@ func (t *insightTable) choose(f InsightsFilter, dialect string) (rows []insightR
 		if f.DetectionMethod != DetectionUnknown {
 			known := slices.Index(DetectionMethods, f.DetectionMethod)
 			if known < 0 {
-				return nil, groups{}, false
+				return nil, groups{}, nil, false
 			}
 			code = uint8(known)
 		}
@@ -225,22 +284,36 @@ func (t *insightTable) choose(f InsightsFilter, dialect string) (rows []insightR
 			return false
 		})
 	}
-	chosen := make([]int, 0, len(t.rows))
-	rows = t.rows
-	if len(tests) > 0 {
-		rows = nil
-		for n := range t.rows {
-			if all(tests, n) {
-				chosen = append(chosen, n)
-				rows = append(rows, t.rows[n])
-			}
-		}
-	} else {
-		for n := range t.rows {
+	if len(tests) == 0 {
+		return t.rows, t.groupsOf(t.rows, nil, f.GroupBy), t.sorted, true
+	}
+	var chosen []int
+	for n := range t.rows {
+		if all(tests, n) {
 			chosen = append(chosen, n)
+			rows = append(rows, t.rows[n])
 		}
 	}
-	return rows, t.groupsOf(rows, chosen, f.GroupBy), true
+	if t.sorted != nil {
+		// Each chosen row's keys, renumbered, stay in order: the chosen rows keep theirs.
+		const rowMask = 1<<packBits - 1
+		position := make([]int32, len(t.rows))
+		for n := range position {
+			position[n] = -1
+		}
+		for n, row := range chosen {
+			position[row] = int32(n)
+		}
+		sorted = make([][]int64, len(t.sorted))
+		for fig, keys := range t.sorted {
+			for _, key := range keys {
+				if n := position[key&rowMask]; n >= 0 {
+					sorted[fig] = append(sorted[fig], key&^rowMask|int64(n))
+				}
+			}
+		}
+	}
+	return rows, t.groupsOf(rows, chosen, f.GroupBy), sorted, true
 }
 
 func all(tests []func(int) bool, n int) bool {
@@ -253,7 +326,7 @@ func all(tests []func(int) bool, n int) bool {
 }
 
 // groupsOf assigns the chosen rows their groups, as Store.groupsOf does from SQL; chosen[n] is
-// the table's row that rows[n] copies.
+// the table's row that rows[n] copies, or nil when rows are the table's.
 func (t *insightTable) groupsOf(rows []insightRow, chosen []int, groupBy string) groups {
 	kind := tagServices
 	switch groupBy {
@@ -276,7 +349,11 @@ func (t *insightTable) groupsOf(rows []insightRow, chosen []int, groupBy string)
 	none := int32(len(names))
 	g.keys = append(g.keys, NoGroup)
 	links := &t.tags[kind]
-	for n, row := range chosen {
+	for n := range rows {
+		row := n
+		if chosen != nil {
+			row = chosen[n]
+		}
 		first := len(g.ids)
 		for _, id := range links.of(row) {
 			g.ids = append(g.ids, position[id])
@@ -407,7 +484,7 @@ func (s *Store) readChangedBlocks(ctx context.Context, old *insightTable) (*insi
 		}
 		if len(changed) == 0 {
 			// Nothing the rows hold changed (a title, a name, a private note): they are shared.
-			out = &insightTable{rows: old.rows, tags: old.tags}
+			out = &insightTable{rows: old.rows, tags: old.tags, sorted: old.sorted}
 		} else {
 			part, err := s.readInsightPart(ctx, tx, slices.Sorted(maps.Keys(changed)), false)
 			if err != nil {
@@ -674,7 +751,7 @@ func (s *Store) insightsFromTable(ctx context.Context, f InsightsFilter, mark in
 	if err != nil {
 		return nil, 0, err
 	}
-	rows, g, ok := t.choose(f, s.dialect)
+	rows, g, sorted, ok := t.choose(f, s.dialect)
 	if !ok {
 		out, err := s.ComputeInsights(ctx, f)
 		return out, mark, err
@@ -682,7 +759,7 @@ func (s *Store) insightsFromTable(ctx context.Context, f InsightsFilter, mark in
 	if len(rows) > MaxInsightIncidents {
 		return nil, 0, fmt.Errorf("insights over %d incidents: more than %d at once: %w", len(rows), MaxInsightIncidents, ErrTooMany)
 	}
-	out := aggregate(rows, f, g)
+	out := aggregate(rows, f, g, sorted)
 	if err := s.nameIncidents(ctx, out); err != nil {
 		return nil, 0, err
 	}
