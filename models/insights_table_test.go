@@ -5,7 +5,10 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"reflect"
+	"regexp"
+	"sync"
 	"testing"
 	"time"
 
@@ -317,3 +320,155 @@ func inTx(t *testing.T, db *sql.DB, statements ...string) {
 		t.Fatal(err)
 	}
 }
+
+// TestInsightsUnderConcurrentWriters has two other stores (other processes) change incidents of
+// several blocks at once, in transactions touching them in random orders, while a store keeps
+// answering the insights. Once the writers stop, its answers must equal a computation from
+// scratch; and no writer may fail, deadlocks included.
+func TestInsightsUnderConcurrentWriters(t *testing.T) {
+	for _, dialect := range []string{"sqlite", "postgres"} {
+		t.Run(dialect, func(t *testing.T) {
+			ctx := context.Background()
+			dsn := storetest.SQLiteURL(t)
+			if dialect == "postgres" {
+				if dsn = storetest.PostgresURL(t); dsn == "" {
+					t.Skip(storetest.PostgresEnv + " is not set")
+				}
+			}
+			open := func() *models.Store {
+				s, err := models.Open(ctx, dsn)
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { s.Close() })
+				if _, err := s.MigrateUp(ctx); err != nil {
+					t.Fatal(err)
+				}
+				return s
+			}
+			reader, writers := open(), []*models.Store{open(), open()}
+			storetest.Fill(t, writers[0], 30)
+			db, err := writers[0].SQLDB()
+			if err != nil {
+				t.Fatal(err)
+			}
+			ids := make([]int64, 0, 70)
+			for id := int64(1); id <= 30; id++ {
+				ids = append(ids, id)
+			}
+			base := time.Date(2025, 11, 1, 9, 0, 0, 0, time.UTC)
+			for block := int64(1); block <= 8; block++ {
+				for k := int64(0); k < 5; k++ {
+					id := block*1024 + k*200
+					start := base.Add(-time.Duration(id) * time.Hour)
+					if _, err := db.Exec(`INSERT INTO incidents (id, title, severity, status, detection_method, started_at, detected_at,
+						resolved_at, created_at, updated_at) VALUES ($1, 'Spread', 'sev2', 'resolved', 'other', $2, $3, $4, $5, $5)`,
+						id, start, start.Add(10*time.Minute), start.Add(2*time.Hour), base); err != nil {
+						t.Fatal(err)
+					}
+					ids = append(ids, id)
+				}
+			}
+			enrich(t, writers[0])
+			f := models.InsightsFilter{KeepValues: models.StripPlotLimit}
+			if _, err := reader.Insights(ctx, f); err != nil {
+				t.Fatal(err)
+			}
+
+			var (
+				readers, writing sync.WaitGroup
+				mu               sync.Mutex
+				failures         []error
+				stop             = make(chan struct{})
+			)
+			fail := func(err error) {
+				mu.Lock()
+				failures = append(failures, err)
+				mu.Unlock()
+			}
+			readers.Go(func() {
+				for {
+					select {
+					case <-stop:
+						return
+					default:
+					}
+					if _, err := reader.Insights(ctx, f); err != nil {
+						fail(fmt.Errorf("reader: %w", err))
+						return
+					}
+				}
+			})
+			for w := range 4 {
+				writing.Go(func() {
+					db, err := writers[w%2].SQLDB()
+					if err != nil {
+						fail(err)
+						return
+					}
+					random := rand.New(rand.NewPCG(uint64(w), 7))
+					statements := []string{
+						"UPDATE incidents SET detected_at = started_at + INTERVAL '%d minutes' WHERE id IN (%s)",
+						"INSERT INTO timeline_events (incident_id, at, kind, status, body, public, created_at, updated_at) SELECT id, started_at + INTERVAL '%d minutes', 'status_update', 'identified', '', TRUE, created_at, created_at FROM incidents WHERE id IN (%s)",
+						"UPDATE impact_windows SET ended_at = started_at + INTERVAL '%d minutes' WHERE incident_id IN (%s)",
+					}
+					for range 25 {
+						// Each transaction writes up to three incidents, in any order. On SQLite it
+						// takes the write lock first, as another process writing would.
+						conn, err := db.Conn(ctx)
+						if err != nil {
+							fail(err)
+							return
+						}
+						begin := "BEGIN"
+						if dialect == "sqlite" {
+							begin = "BEGIN IMMEDIATE"
+						}
+						queries := []string{begin}
+						for range 1 + random.IntN(3) {
+							chosen := fmt.Sprint(ids[random.IntN(len(ids))])
+							if random.IntN(4) == 0 {
+								chosen = fmt.Sprintf("%d, %d, %d", ids[random.IntN(len(ids))], ids[random.IntN(len(ids))], ids[random.IntN(len(ids))])
+							}
+							q := fmt.Sprintf(statements[random.IntN(len(statements))], 1+random.IntN(300), chosen)
+							if dialect == "sqlite" {
+								q = sqliteIntervals.ReplaceAllString(q, "datetime($1, '+$2 minutes')")
+							}
+							queries = append(queries, q)
+						}
+						for _, q := range append(queries, "COMMIT") {
+							if _, err := conn.ExecContext(ctx, q); err != nil {
+								conn.ExecContext(ctx, "ROLLBACK")
+								fail(fmt.Errorf("writer %d: %s: %w", w, q, err))
+								break
+							}
+						}
+						conn.Close()
+					}
+				})
+			}
+			writing.Wait()
+			close(stop)
+			readers.Wait()
+			for _, err := range failures {
+				t.Error(err)
+			}
+			for _, f := range []models.InsightsFilter{f, {GroupBy: "service", KeepValues: models.StripPlotLimit}, {Severity: "sev2", KeepValues: models.StripPlotLimit}} {
+				got, err := reader.Insights(ctx, f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, err := reader.ComputeInsights(ctx, f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !reflect.DeepEqual(got, want) {
+					t.Errorf("filter %+v: after the writers stopped the insights differ from a computation from scratch", f)
+				}
+			}
+		})
+	}
+}
+
+// sqliteIntervals finds "column + INTERVAL 'n minutes'", which SQLite writes datetime(column, '+n minutes').
+var sqliteIntervals = regexp.MustCompile(`(\w+) \+ INTERVAL '(\d+) minutes'`)

@@ -13,21 +13,51 @@ CREATE TABLE insight_blocks (
     n     BIGINT NOT NULL
 );
 
--- A block moves once per transaction, as the insights counter does (migration 00008): readers
--- see the transaction's changes all at once at commit, and a bulk import updating one row per
--- statement would leave a row version that the next update walks past. The insights counter's row
--- is locked first, before any block's, so every transaction that holds a block's row lock holds
--- the counter's too: two writers can never wait on each other's blocks. NULL moves every block,
--- for TRUNCATE.
+-- The insights counter of migration 00008 moved after each writing statement, once its rows were
+-- locked: a transaction holding the counter's row could then wait for a row that another, waiting
+-- for the counter, had locked, and the two deadlocked (two transactions writing several
+-- incidents, or one statement adding status updates to several incidents, whose revisions of
+-- migration 00012 are locked row by row). The counter now moves before the statement touches a
+-- row, so a transaction writing these tables takes the counter's row lock before any other lock
+-- on them and keeps it until it ends: such transactions run one after another and cannot
+-- deadlock among themselves, nor on the blocks below, whose rows only the counter's holder locks.
+DROP TRIGGER insights_changed ON incidents;
+DROP TRIGGER insights_changed ON timeline_events;
+DROP TRIGGER insights_changed ON impact_windows;
+DROP TRIGGER insights_changed ON incident_services;
+DROP TRIGGER insights_changed ON incident_regions;
+DROP TRIGGER insights_changed ON incident_factors;
+DROP TRIGGER insights_changed ON services;
+DROP TRIGGER insights_changed ON regions;
+DROP TRIGGER insights_changed ON factors;
+
+CREATE TRIGGER insights_changed BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON incidents
+FOR EACH STATEMENT EXECUTE FUNCTION insights_changed();
+CREATE TRIGGER insights_changed BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON timeline_events
+FOR EACH STATEMENT EXECUTE FUNCTION insights_changed();
+CREATE TRIGGER insights_changed BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON impact_windows
+FOR EACH STATEMENT EXECUTE FUNCTION insights_changed();
+CREATE TRIGGER insights_changed BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON incident_services
+FOR EACH STATEMENT EXECUTE FUNCTION insights_changed();
+CREATE TRIGGER insights_changed BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON incident_regions
+FOR EACH STATEMENT EXECUTE FUNCTION insights_changed();
+CREATE TRIGGER insights_changed BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON incident_factors
+FOR EACH STATEMENT EXECUTE FUNCTION insights_changed();
+CREATE TRIGGER insights_changed BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON services
+FOR EACH STATEMENT EXECUTE FUNCTION insights_changed();
+CREATE TRIGGER insights_changed BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON regions
+FOR EACH STATEMENT EXECUTE FUNCTION insights_changed();
+CREATE TRIGGER insights_changed BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON factors
+FOR EACH STATEMENT EXECUTE FUNCTION insights_changed();
+
+-- A block moves once per transaction, as the insights counter does: readers see the transaction's
+-- changes all at once at commit, and a bulk import updating one row per statement would leave a
+-- row version that the next update walks past. NULL moves every block, for TRUNCATE.
 -- +goose StatementBegin
 CREATE FUNCTION insight_blocks_move(moved BIGINT) RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
     flag TEXT := 'hindsight.insight_block_' || replace(moved::TEXT, '-', 'm');
 BEGIN
-    IF current_setting('hindsight.insights_changed', true) IS DISTINCT FROM 'on' THEN
-        UPDATE change_counters SET n = n + 1 WHERE name = 'insights';
-        PERFORM set_config('hindsight.insights_changed', 'on', true);
-    END IF;
     IF moved IS NULL THEN
         UPDATE insight_blocks SET n = n + 1;
     ELSIF current_setting(flag, true) IS DISTINCT FROM 'on' THEN
@@ -134,3 +164,32 @@ DROP FUNCTION insight_blocks_child();
 DROP FUNCTION insight_blocks_incident();
 DROP FUNCTION insight_blocks_move(BIGINT);
 DROP TABLE insight_blocks;
+
+DROP TRIGGER insights_changed ON incidents;
+DROP TRIGGER insights_changed ON timeline_events;
+DROP TRIGGER insights_changed ON impact_windows;
+DROP TRIGGER insights_changed ON incident_services;
+DROP TRIGGER insights_changed ON incident_regions;
+DROP TRIGGER insights_changed ON incident_factors;
+DROP TRIGGER insights_changed ON services;
+DROP TRIGGER insights_changed ON regions;
+DROP TRIGGER insights_changed ON factors;
+
+CREATE TRIGGER insights_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON incidents
+FOR EACH STATEMENT EXECUTE FUNCTION insights_changed();
+CREATE TRIGGER insights_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON timeline_events
+FOR EACH STATEMENT EXECUTE FUNCTION insights_changed();
+CREATE TRIGGER insights_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON impact_windows
+FOR EACH STATEMENT EXECUTE FUNCTION insights_changed();
+CREATE TRIGGER insights_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON incident_services
+FOR EACH STATEMENT EXECUTE FUNCTION insights_changed();
+CREATE TRIGGER insights_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON incident_regions
+FOR EACH STATEMENT EXECUTE FUNCTION insights_changed();
+CREATE TRIGGER insights_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON incident_factors
+FOR EACH STATEMENT EXECUTE FUNCTION insights_changed();
+CREATE TRIGGER insights_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON services
+FOR EACH STATEMENT EXECUTE FUNCTION insights_changed();
+CREATE TRIGGER insights_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON regions
+FOR EACH STATEMENT EXECUTE FUNCTION insights_changed();
+CREATE TRIGGER insights_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON factors
+FOR EACH STATEMENT EXECUTE FUNCTION insights_changed();
