@@ -210,8 +210,11 @@ func mergeKeys(kept []int64, moved []int32, rows []insightRow, fresh []int32, fi
 
 // bytes estimates the memory the table holds.
 func (t *insightTable) bytes() int {
-	const rowSize, idSize, startSize = 88, 8, 4
+	const rowSize, idSize, startSize, keySize = 88, 8, 4, 8
 	n := len(t.rows) * rowSize
+	for _, keys := range t.sorted {
+		n += len(keys) * keySize
+	}
 	for k := range tagKinds {
 		n += len(t.tags[k].ids)*idSize + len(t.tags[k].start)*startSize
 		for _, name := range t.names[k] {
