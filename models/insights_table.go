@@ -605,22 +605,46 @@ func readTagNames(ctx context.Context, db *gorm.DB) ([tagKinds][]tagName, error)
 	return out, nil
 }
 
-// idRanges is an SQL condition choosing the ids of the given blocks, in ascending order, as
-// ranges of the column, adjacent blocks joined; with no blocks it chooses every row.
-func idRanges(column string, blocks []int64) (string, []any) {
-	if blocks == nil {
-		return "TRUE", nil
-	}
-	var conds []string
-	var args []any
+// idRanges returns the ids of the given blocks, in ascending order, as ranges of ids, first and
+// last, adjacent blocks joined.
+func idRanges(blocks []int64) [][2]int64 {
+	var out [][2]int64
 	for n := 0; n < len(blocks); {
 		first, last := blockIDs(blocks[n])
 		for n++; n < len(blocks) && blocks[n] == blocks[n-1]+1; n++ {
 			_, last = blockIDs(blocks[n])
 		}
-		conds, args = append(conds, column+" BETWEEN ? AND ?"), append(args, first, last)
+		out = append(out, [2]int64{first, last})
+	}
+	return out
+}
+
+// rangeCond is an SQL condition choosing the rows whose column falls in one of the ranges; with
+// no ranges at all (nil) it chooses every row.
+func rangeCond(column string, ranges [][2]int64) (string, []any) {
+	if ranges == nil {
+		return "TRUE", nil
+	}
+	conds := make([]string, len(ranges))
+	var args []any
+	for n, r := range ranges {
+		conds[n], args = column+" BETWEEN ? AND ?", append(args, r[0], r[1])
 	}
 	return "(" + strings.Join(conds, " OR ") + ")", args
+}
+
+// firstUpdatesByRange reads the first public updates of the ranges one range after another in
+// one statement (see firstUpdatesQuery); with no ranges at all, of every incident.
+func firstUpdatesByRange(ranges [][2]int64) ([]string, []any) {
+	if ranges == nil {
+		return []string{""}, nil
+	}
+	filters := make([]string, len(ranges))
+	var args []any
+	for n, r := range ranges {
+		filters[n], args = " AND incident_id BETWEEN ? AND ?", append(args, r[0], r[1])
+	}
+	return filters, args
 }
 
 // readInsightPart reads the insight rows of the incidents in blocks (every incident when blocks
@@ -634,11 +658,16 @@ func (s *Store) readInsightPart(ctx context.Context, db *gorm.DB, blocks []int64
 		windows []idWindow
 		links   [tagKinds][]idValue
 	)
-	incidents, incidentArgs := idRanges("i.id", blocks)
-	children, childArgs := idRanges("incident_id", blocks)
+	var ranges [][2]int64
+	if blocks != nil {
+		ranges = idRanges(blocks)
+	}
+	incidents, incidentArgs := rangeCond("i.id", ranges)
+	children, childArgs := rangeCond("incident_id", ranges)
+	firstFilters, firstArgs := firstUpdatesByRange(ranges)
 	reads := []func() error{
 		func() (err error) {
-			firsts, err = s.readFirstUpdatesOf(ctx, db, " AND "+children, childArgs)
+			firsts, err = s.readFirstUpdatesOf(ctx, db, firstArgs, firstFilters...)
 			return err
 		},
 		func() (err error) {
@@ -658,11 +687,7 @@ func (s *Store) readInsightPart(ctx context.Context, db *gorm.DB, blocks []int64
 	}
 	for kind := range tagKinds {
 		reads = append(reads, func() error {
-			tt := tagTables[kind]
-			cols, err := readIntColumnsOf(ctx, db, s.dialect, tt.link, columnsQuery{
-				exprs: []string{"incident_id", tt.column},
-				from:  tt.link + " WHERE " + children,
-			}, childArgs)
+			cols, err := readIntColumnsOf(ctx, db, s.dialect, tagTables[kind].link, linksQuery(kind, children), childArgs)
 			if err != nil {
 				return err
 			}
@@ -711,21 +736,7 @@ func (s *Store) readInsightPart(ctx context.Context, db *gorm.DB, blocks []int64
 // readInsightRows does, with what the table filters by beside them. A whole read goes through
 // the covering index of migration 00002 on SQLite; a read of some blocks by id.
 func (s *Store) readTableRows(ctx context.Context, db *gorm.DB, cond string, args []any, whole bool, part, parts int) ([]insightRow, error) {
-	codes := "(" + codeCase("i.severity", Severities) + ") * 8 + " + codeCase("i.detection_method", append(slices.Clone(DetectionMethods), ""))
-	exprs := []string{"i.id", codes, s.epoch("i.started_at"), s.epoch("i.detected_at"), s.epoch("i.acknowledged_at"),
-		s.epoch("i.mitigated_at"), s.epoch("i.resolved_at")}
-	if s.dialect == "postgres" {
-		exprs = append(exprs, "CAST(EXTRACT(EPOCH FROM i.started_at) * 1000000 AS BIGINT)")
-	}
-	from := "incidents i"
-	if whole {
-		from += s.indexedBy("incidents_insights_idx")
-	}
-	from += " WHERE i.deleted_at IS NULL AND " + cond
-	if parts > 1 {
-		from += fmt.Sprintf(" AND i.id %% %d = %d", parts, part)
-	}
-	cols, err := readIntColumnsOf(ctx, db, s.dialect, "insight rows", columnsQuery{exprs: exprs, from: from}, args)
+	cols, err := readIntColumnsOf(ctx, db, s.dialect, "insight rows", s.tableRowsQuery(cond, whole, part, parts), args)
 	if err != nil {
 		return nil, err
 	}
@@ -743,6 +754,57 @@ func (s *Store) readTableRows(ctx context.Context, db *gorm.DB, cond string, arg
 		}
 	}
 	return rows, nil
+}
+
+func (s *Store) tableRowsQuery(cond string, whole bool, part, parts int) columnsQuery {
+	codes := "(" + codeCase("i.severity", Severities) + ") * 8 + " + codeCase("i.detection_method", append(slices.Clone(DetectionMethods), ""))
+	exprs := []string{"i.id", codes, s.epoch("i.started_at"), s.epoch("i.detected_at"), s.epoch("i.acknowledged_at"),
+		s.epoch("i.mitigated_at"), s.epoch("i.resolved_at")}
+	if s.dialect == "postgres" {
+		exprs = append(exprs, "CAST(EXTRACT(EPOCH FROM i.started_at) * 1000000 AS BIGINT)")
+	}
+	from := "incidents i"
+	if whole {
+		from += s.indexedBy("incidents_insights_idx")
+	}
+	from += " WHERE i.deleted_at IS NULL AND " + cond
+	if parts > 1 {
+		from += fmt.Sprintf(" AND i.id %% %d = %d", parts, part)
+	}
+	return columnsQuery{exprs: exprs, from: from}
+}
+
+// linksQuery reads the links of the incidents the condition over incident_id chooses to one
+// kind of tag.
+func linksQuery(kind int, cond string) columnsQuery {
+	tt := tagTables[kind]
+	return columnsQuery{exprs: []string{"incident_id", tt.column}, from: tt.link + " WHERE " + cond}
+}
+
+// insightPartQueries are the statements a read of some blocks runs, by name, for their plans.
+func (s *Store) insightPartQueries(blocks []int64) map[string]struct {
+	q    columnsQuery
+	args []any
+} {
+	ranges := idRanges(blocks)
+	incidents, incidentArgs := rangeCond("i.id", ranges)
+	children, childArgs := rangeCond("incident_id", ranges)
+	firstFilters, firstArgs := firstUpdatesByRange(ranges)
+	out := map[string]struct {
+		q    columnsQuery
+		args []any
+	}{
+		"incidents":            {s.tableRowsQuery(incidents, false, 0, 1), incidentArgs},
+		"first public updates": {s.firstUpdatesQuery(firstFilters...), firstArgs},
+		"impact windows":       {s.windowsQuery(" AND " + children), childArgs},
+	}
+	for kind := range tagKinds {
+		out[tagTables[kind].link] = struct {
+			q    columnsQuery
+			args []any
+		}{linksQuery(kind, children), childArgs}
+	}
+	return out
 }
 
 // insightsFromTable aggregates the insights a filter chooses from the store's copy of the rows,

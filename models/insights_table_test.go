@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"regexp"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -472,3 +473,30 @@ func TestInsightsUnderConcurrentWriters(t *testing.T) {
 
 // sqliteIntervals finds "column + INTERVAL 'n minutes'", which SQLite writes datetime(column, '+n minutes').
 var sqliteIntervals = regexp.MustCompile(`(\w+) \+ INTERVAL '(\d+) minutes'`)
+
+// TestInsightBlockReadsUseTheirIndexes proves that reading blocks of incidents again searches each
+// table by ranges of incident ids and scans none whole, on SQLite; on PostgreSQL, whose plans
+// follow its statistics, that each read has a plan.
+func TestInsightBlockReadsUseTheirIndexes(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *models.Store) {
+		storetest.Fill(t, s, 300)
+		enrich(t, s)
+		plans, err := s.ExplainInsightBlocks(context.Background(), []int64{0, 1, 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(plans) != 6 {
+			t.Fatalf("%d plans, want 6: %v", len(plans), plans)
+		}
+		if s.Dialect() != "sqlite" {
+			return
+		}
+		wholeScan := regexp.MustCompile(`SCAN (i|incidents|timeline_events|impact_windows|incident_services|incident_regions|incident_factors)\b`)
+		for name, plan := range plans {
+			if !strings.Contains(plan, "SEARCH") || wholeScan.MatchString(plan) {
+				t.Errorf("%s: the plan does not search by incident:\n%s", name, plan)
+			}
+			t.Logf("%s:\n%s", name, plan)
+		}
+	})
+}
