@@ -48,11 +48,11 @@ const (
 	tagKinds
 )
 
-// tagTables names each kind of tag's table, its link table and the link's column.
-var tagTables = [tagKinds]struct{ table, link, column string }{
-	{"services", "incident_services", "service_id"},
-	{"regions", "incident_regions", "region_id"},
-	{"factors", "incident_factors", "factor_id"},
+// tagTables names each kind of tag's link table and the link's column.
+var tagTables = [tagKinds]struct{ link, column string }{
+	{"incident_services", "service_id"},
+	{"incident_regions", "region_id"},
+	{"incident_factors", "factor_id"},
 }
 
 // tagName is a service, a region or a contributing factor. Filters name factors by their slug,
@@ -606,9 +606,9 @@ func readTagNames(ctx context.Context, db *gorm.DB) ([tagKinds][]tagName, error)
 }
 
 // idRanges returns the ids of the given blocks, in ascending order, as ranges of ids, first and
-// last, adjacent blocks joined.
+// last, adjacent blocks joined; never nil, which means every incident below.
 func idRanges(blocks []int64) [][2]int64 {
-	var out [][2]int64
+	out := [][2]int64{}
 	for n := 0; n < len(blocks); {
 		first, last := blockIDs(blocks[n])
 		for n++; n < len(blocks) && blocks[n] == blocks[n-1]+1; n++ {
@@ -622,8 +622,11 @@ func idRanges(blocks []int64) [][2]int64 {
 // rangeCond is an SQL condition choosing the rows whose column falls in one of the ranges; with
 // no ranges at all (nil) it chooses every row.
 func rangeCond(column string, ranges [][2]int64) (string, []any) {
-	if ranges == nil {
+	switch {
+	case ranges == nil:
 		return "TRUE", nil
+	case len(ranges) == 0:
+		return "FALSE", nil
 	}
 	conds := make([]string, len(ranges))
 	var args []any
@@ -636,8 +639,11 @@ func rangeCond(column string, ranges [][2]int64) (string, []any) {
 // firstUpdatesByRange reads the first public updates of the ranges one range after another in
 // one statement (see firstUpdatesQuery); with no ranges at all, of every incident.
 func firstUpdatesByRange(ranges [][2]int64) ([]string, []any) {
-	if ranges == nil {
+	switch {
+	case ranges == nil:
 		return []string{""}, nil
+	case len(ranges) == 0:
+		return []string{" AND FALSE"}, nil
 	}
 	filters := make([]string, len(ranges))
 	var args []any
