@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"gorm.io/gorm"
 )
 
 // InsightFigures are the figures the insights aggregate, in the order pages and the API show them.
@@ -154,7 +156,7 @@ const (
 )
 
 // insightRow is one incident as the insights read it: milestones as Unix seconds, narrow enough
-// that 100,000 of them fit in 7 MB.
+// that 100,000 of them fit in 9 MB.
 type insightRow struct {
 	id                                                                int64
 	started, detected, acknowledged, mitigated, resolved, firstUpdate instant
@@ -162,6 +164,13 @@ type insightRow struct {
 	severity                                                          uint8 // index into Severities, or len(Severities) for anything else
 	method                                                            uint8 // index into DetectionMethods, or len(DetectionMethods) for unknown
 	impact                                                            uint8 // impactNone and the rest
+
+	// The store's copy (insightTable), which filters in Go, keeps what the SQL filter compares:
+	// the start as the database compares it with a period's bounds (Unix seconds on SQLite,
+	// microseconds on PostgreSQL), and the detection method's code with no method recorded ("")
+	// told apart from a value that is not one of DetectionMethods.
+	startKey   instant
+	methodCode uint8 // index into DetectionMethods, methodNone or methodOther
 }
 
 // instant is a milestone in Unix seconds, or unknown.
@@ -335,7 +344,7 @@ func (s *Store) ComputeInsights(ctx context.Context, f InsightsFilter) (*Insight
 	if err != nil {
 		return nil, err
 	}
-	out := aggregate(rows, f, g)
+	out := aggregate(rows, f, g, nil)
 	if err := s.nameIncidents(ctx, out); err != nil {
 		return nil, err
 	}
@@ -349,8 +358,13 @@ func (s *Store) ComputeInsights(ctx context.Context, f InsightsFilter) (*Insight
 // aggregate of one query steps through the same rows in the same order, so the lists line up;
 // PostgreSQL's parallel workers combine their partial lists tuple by tuple, which keeps them so.
 func (s *Store) readIntColumns(ctx context.Context, what string, q columnsQuery, args []any) ([][]int64, error) {
+	return readIntColumnsOf(ctx, s.read, s.dialect, what, q, args)
+}
+
+// readIntColumnsOf is readIntColumns through db: the store's pool or a transaction.
+func readIntColumnsOf(ctx context.Context, db *gorm.DB, dialect, what string, q columnsQuery, args []any) ([][]int64, error) {
 	cols := make([][]int64, len(q.exprs))
-	row := s.read.WithContext(ctx).Raw(s.columnsSQL(q), args...).Row()
+	row := db.WithContext(ctx).Raw(columnsSQL(dialect, q), args...).Row()
 	texts := make([]sql.NullString, len(q.exprs))
 	ptrs := make([]any, len(q.exprs))
 	for n := range texts {
@@ -381,10 +395,10 @@ type columnsQuery struct {
 }
 
 // columnsSQL aggregates each column into one list, in the dialect's words.
-func (s *Store) columnsSQL(q columnsQuery) string {
+func columnsSQL(dialect string, q columnsQuery) string {
 	lists := make([]string, len(q.exprs))
 	for n, e := range q.exprs {
-		if s.dialect == "postgres" {
+		if dialect == "postgres" {
 			lists[n] = "string_agg(COALESCE(CAST(" + e + " AS TEXT), ''), ',')"
 		} else {
 			lists[n] = "group_concat(ifnull(" + e + ", ''))"
@@ -472,8 +486,15 @@ func childFilter(where string, args []any, narrowed bool) (string, []any) {
 
 // readFirstUpdates reads each incident's first public status update, in incident order.
 func (s *Store) readFirstUpdates(ctx context.Context, where string, args []any, narrowed bool) ([]idValue, error) {
-	q, args := s.firstUpdatesQuery(where, args, narrowed)
-	cols, err := s.readIntColumns(ctx, "first public updates", q, args)
+	filter, args := childFilter(where, args, narrowed)
+	return s.readFirstUpdatesOf(ctx, s.read, args, filter)
+}
+
+// readFirstUpdatesOf reads the first public status updates of the incidents the filters (" AND …"
+// over timeline_events, or "") choose, in incident order, through db: the store's pool or a
+// transaction.
+func (s *Store) readFirstUpdatesOf(ctx context.Context, db *gorm.DB, args []any, filters ...string) ([]idValue, error) {
+	cols, err := readIntColumnsOf(ctx, db, s.dialect, "first public updates", s.firstUpdatesQuery(filters...), args)
 	if err != nil {
 		return nil, err
 	}
@@ -485,19 +506,31 @@ func (s *Store) readFirstUpdates(ctx context.Context, where string, args []any, 
 	return out, nil
 }
 
-func (s *Store) firstUpdatesQuery(where string, args []any, narrowed bool) (columnsQuery, []any) {
-	filter, args := childFilter(where, args, narrowed)
+// firstUpdatesQuery reads the first public updates of the incidents each filter chooses, one
+// after the other: SQLite searches its index for each of several ranges of incident ids only when
+// they are apart, not joined by OR.
+func (s *Store) firstUpdatesQuery(filters ...string) columnsQuery {
+	arms := make([]string, len(filters))
+	for n, filter := range filters {
+		arms[n] = `SELECT incident_id, MIN(` + s.epoch("at") + `) AS first_at FROM timeline_events` + s.indexedBy("timeline_events_public_updates_idx") + `
+			WHERE kind = 'status_update' AND public` + filter + ` GROUP BY incident_id`
+	}
 	return columnsQuery{
 		exprs: []string{"incident_id", "first_at"},
-		from: `(SELECT incident_id, MIN(` + s.epoch("at") + `) AS first_at FROM timeline_events` + s.indexedBy("timeline_events_public_updates_idx") + `
-			WHERE kind = 'status_update' AND public` + filter + ` GROUP BY incident_id) firsts`,
-	}, args
+		from:  "(" + strings.Join(arms, " UNION ALL ") + ") firsts",
+	}
 }
 
 // readWindows reads the impact windows, in incident order.
 func (s *Store) readWindows(ctx context.Context, where string, args []any, narrowed bool) ([]idWindow, error) {
-	q, args := s.windowsQuery(where, args, narrowed)
-	cols, err := s.readIntColumns(ctx, "impact windows", q, args)
+	filter, args := childFilter(where, args, narrowed)
+	return s.readWindowsOf(ctx, s.read, filter, args)
+}
+
+// readWindowsOf reads the impact windows of the incidents filter (" AND …" over impact_windows, or
+// "") chooses, in incident order, through db.
+func (s *Store) readWindowsOf(ctx context.Context, db *gorm.DB, filter string, args []any) ([]idWindow, error) {
+	cols, err := readIntColumnsOf(ctx, db, s.dialect, "impact windows", s.windowsQuery(filter), args)
 	if err != nil {
 		return nil, err
 	}
@@ -509,35 +542,41 @@ func (s *Store) readWindows(ctx context.Context, where string, args []any, narro
 	return out, nil
 }
 
-func (s *Store) windowsQuery(where string, args []any, narrowed bool) (columnsQuery, []any) {
-	filter, args := childFilter(where, args, narrowed)
+func (s *Store) windowsQuery(filter string) columnsQuery {
 	return columnsQuery{
 		exprs: []string{"incident_id", s.epoch("started_at"), s.epoch("ended_at")},
 		from:  "impact_windows" + s.indexedBy("impact_windows_insights_idx") + " WHERE TRUE" + filter,
-	}, args
+	}
 }
 
 // ExplainInsights returns the database's plan for each read of the insights, so tests can prove
 // they are served by the indexes of migration 00002.
 func (s *Store) ExplainInsights(ctx context.Context, f InsightsFilter) (map[string]string, error) {
 	where, args, narrowed := s.insightsWhere(f)
-	firsts, firstArgs := s.firstUpdatesQuery(where, args, narrowed)
-	windows, windowArgs := s.windowsQuery(where, args, narrowed)
+	filter, childArgs := childFilter(where, args, narrowed)
 	queries := map[string]struct {
 		q    columnsQuery
 		args []any
 	}{
 		"incidents":            {s.incidentsQuery(where, 0, 2), args},
-		"first public updates": {firsts, firstArgs},
-		"impact windows":       {windows, windowArgs},
+		"first public updates": {s.firstUpdatesQuery(filter), childArgs},
+		"impact windows":       {s.windowsQuery(filter), childArgs},
 	}
+	return s.explainColumns(ctx, queries)
+}
+
+// explainColumns returns the database's plan of each read of integer columns, by name.
+func (s *Store) explainColumns(ctx context.Context, queries map[string]struct {
+	q    columnsQuery
+	args []any
+}) (map[string]string, error) {
 	prefix := "EXPLAIN QUERY PLAN "
 	if s.dialect == "postgres" {
 		prefix = "EXPLAIN "
 	}
 	plans := map[string]string{}
 	for name, q := range queries {
-		rows, err := s.read.WithContext(ctx).Raw(prefix+s.columnsSQL(q.q), q.args...).Rows()
+		rows, err := s.read.WithContext(ctx).Raw(prefix+columnsSQL(s.dialect, q.q), q.args...).Rows()
 		if err != nil {
 			return nil, fmt.Errorf("explain %s: %w", name, err)
 		}
@@ -687,22 +726,27 @@ func (g *groups) of(n int) []int32 { return g.ids[g.start[n]:g.start[n+1]] }
 // groupsOf assigns each row its groups: one severity or detection method, any number of services
 // or regions, which a second narrow query reads.
 func (s *Store) groupsOf(ctx context.Context, rows []insightRow, groupBy, where string, args []any) (groups, error) {
-	single := func(keys []string, of func(r *insightRow) uint8) (groups, error) {
+	switch groupBy {
+	case "service", "region", "factor":
+		return s.tagGroups(ctx, rows, groupBy, where, args)
+	}
+	return singleGroups(rows, groupBy), nil
+}
+
+// singleGroups puts each row in one group: its detection method, or else its severity.
+func singleGroups(rows []insightRow, groupBy string) groups {
+	single := func(keys []string, of func(r *insightRow) uint8) groups {
 		g := groups{keys: keys, start: make([]int32, len(rows)+1), ids: make([]int32, len(rows))}
 		for n := range rows {
 			g.start[n+1] = int32(n + 1)
 			g.ids[n] = int32(of(&rows[n]))
 		}
-		return g, nil
+		return g
 	}
-	switch groupBy {
-	case "detection_method":
+	if groupBy == "detection_method" {
 		return single(append(slices.Clone(DetectionMethods), DetectionUnknown), func(r *insightRow) uint8 { return r.method })
-	case "service", "region", "factor":
-		return s.tagGroups(ctx, rows, groupBy, where, args)
-	default:
-		return single(append(slices.Clone(Severities), "other"), func(r *insightRow) uint8 { return r.severity })
 	}
+	return single(append(slices.Clone(Severities), "other"), func(r *insightRow) uint8 { return r.severity })
 }
 
 // tagGroups reads the services, regions or contributing factors of the chosen incidents. An
@@ -731,7 +775,7 @@ func (s *Store) tagGroups(ctx context.Context, rows []insightRow, groupBy, where
 	if err := s.read.WithContext(ctx).Table(table).Select("id", "name").Find(&names).Error; err != nil {
 		return groups{}, fmt.Errorf("read %s: %w", table, err)
 	}
-	slices.SortFunc(names, func(a, b Service) int { return strings.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name)) })
+	slices.SortFunc(names, func(a, b Service) int { return compareTagNames(a.Name, b.Name) })
 	position := make(map[int64]int32, len(names))
 	g := groups{start: make([]int32, len(rows)+1)}
 	for n, name := range names {
@@ -755,6 +799,16 @@ func (s *Store) tagGroups(ctx context.Context, rows []insightRow, groupBy, where
 		g.start[n+1] = int32(len(g.ids))
 	}
 	return g, nil
+}
+
+// compareTagNames orders the groups of services, regions and factors: by name regardless of case,
+// and names that differ only in case by their bytes, so the order never depends on how the
+// database returned them.
+func compareTagNames(a, b string) int {
+	if c := strings.Compare(strings.ToLower(a), strings.ToLower(b)); c != 0 {
+		return c
+	}
+	return strings.Compare(a, b)
 }
 
 // collector accumulates one figure over one set of incidents. Values arrive in ascending order, so
@@ -862,8 +916,9 @@ type figureResult struct {
 
 // aggregate computes every number of the insights from the rows. Each figure's valid values are
 // sorted once, and every group, period and method receives them in that order, so no set is
-// sorted again; the figures are independent and are worked out two at a time.
-func aggregate(rows []insightRow, f InsightsFilter, g groups) *Insights {
+// sorted again; the figures are independent and are worked out two at a time. sorted, when not
+// nil, holds each figure's sort keys already sorted (see sortKeys), which aggregate only reads.
+func aggregate(rows []insightRow, f InsightsFilter, g groups, sorted [][]int64) *Insights {
 	out := &Insights{Filter: f, Incidents: len(rows)}
 
 	// Periods of the trend, from the first start to the last, empty ones included.
@@ -907,9 +962,16 @@ func aggregate(rows []insightRow, f InsightsFilter, g groups) *Insights {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var keys []int64
+			var scratch []int64
 			for fig := w; fig < len(InsightFigures); fig += workers {
-				keys = aggregateFigure(&results[fig], fig, rows, f, g, periodOf, len(periods), len(methodKeys), keys)
+				var keys []int64
+				if sorted != nil {
+					keys = sorted[fig]
+				} else {
+					keys = sortKeys(rows, fig, scratch[:0])
+					scratch = keys
+				}
+				aggregateFigure(&results[fig], fig, rows, f, g, periodOf, len(periods), len(methodKeys), keys)
 			}
 		}()
 	}
@@ -951,8 +1013,20 @@ func aggregate(rows []insightRow, f InsightsFilter, g groups) *Insights {
 	return out
 }
 
-// aggregateFigure works out one figure over every set; keys is scratch space, returned for reuse.
-func aggregateFigure(res *figureResult, fig int, rows []insightRow, f InsightsFilter, g groups, periodOf []int32, periods, methods int, keys []int64) []int64 {
+// sortKeys appends to keys the sort keys of a figure's valid values, value<<packBits | row, and
+// sorts them: by value, then by row.
+func sortKeys(rows []insightRow, fig int, keys []int64) []int64 {
+	for n := range rows {
+		if v, state := rows[n].value(fig); state == valid {
+			keys = append(keys, v<<packBits|int64(n))
+		}
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// aggregateFigure works out one figure over every set, from the figure's sorted keys.
+func aggregateFigure(res *figureResult, fig int, rows []insightRow, f InsightsFilter, g groups, periodOf []int32, periods, methods int, keys []int64) {
 	res.overall.histogram = make([]int, len(HistogramEdges)+1)
 	res.periods = make([]collector, periods)
 	res.groups = make([]collector, len(g.keys))
@@ -963,10 +1037,9 @@ func aggregateFigure(res *figureResult, fig int, rows []insightRow, f InsightsFi
 	for n := range res.methods {
 		res.methods[n].keep = f.KeepValues
 	}
-	keys = keys[:0]
 	for n := range rows {
 		r := &rows[n]
-		v, state := r.value(fig)
+		_, state := r.value(fig)
 		res.overall.count(state)
 		if p := periodOf[n]; p >= 0 {
 			res.periods[p].count(state)
@@ -975,14 +1048,10 @@ func aggregateFigure(res *figureResult, fig int, rows []insightRow, f InsightsFi
 			res.groups[k].count(state)
 		}
 		res.methods[r.method].count(state)
-		switch state {
-		case valid:
-			keys = append(keys, v<<packBits|int64(n))
-		case invalidValue:
+		if state == invalidValue {
 			res.invalid = append(res.invalid, n)
 		}
 	}
-	slices.Sort(keys)
 	res.overall.start()
 	for _, set := range [][]collector{res.periods, res.groups, res.methods} {
 		for n := range set {
@@ -1006,7 +1075,6 @@ func aggregateFigure(res *figureResult, fig int, rows []insightRow, f InsightsFi
 			res.slowest = append(res.slowest, int(keys[k]&rowMask))
 		}
 	}
-	return keys
 }
 
 // groupList keeps the groups that hold at least one incident, in key order.

@@ -121,11 +121,13 @@ func (s *Store) insightsMark(ctx context.Context) (int64, error) {
 	return n, nil
 }
 
-// Insights aggregates the figures of the incidents a filter chooses (see ComputeInsights), from
-// the store's cache when nothing the insights read has changed since: then it runs one query, the
-// read of the change counter. Concurrent requests for the same filter that miss share one
-// computation. The result is shared with other callers and must not be changed. A database
-// error is returned as it is, never retried.
+// Insights aggregates the figures of the incidents a filter chooses, with the same numbers as
+// ComputeInsights, from the store's cache when nothing the insights read has changed since: then
+// it runs one query, the read of the change counter. Otherwise it aggregates from the store's copy
+// of every incident's insight row (insightTable), after reading again the blocks of incidents
+// that changed. Concurrent requests for the same filter that miss share one computation. The
+// result is shared with other callers and must not be changed. A database error is returned as it
+// is, never retried.
 func (s *Store) Insights(ctx context.Context, f InsightsFilter) (*Insights, error) {
 	f = f.normalized()
 	key, want := f.key(), f.limits()
@@ -196,7 +198,8 @@ func (s *Store) computeCached(ctx context.Context, key insightsKey, f InsightsFi
 			close(fl.done)
 		}
 	}()
-	full, err = s.ComputeInsights(ctx, f.withLimits(limits))
+	// The store's copy of the rows may be newer than mark: the result is then kept at its mark.
+	full, mark, err = s.insightsFromTable(ctx, f.withLimits(limits), mark)
 	if err != nil {
 		return nil, err
 	}

@@ -35,6 +35,8 @@ type Store struct {
 	writes atomic.Int64
 	// insights keeps computed insights while the database's change counter stands still.
 	insights insightsCache
+	// insightRows keeps what the insights read of every incident, to aggregate from memory.
+	insightRows insightRows
 	// children keeps incidents' nested records while their revision stands still.
 	children childrenCache
 }
