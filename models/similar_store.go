@@ -355,14 +355,23 @@ func (k *SimilarKeeper) backfill(ctx context.Context) bool {
 	return len(ids) > 0
 }
 
-// rank ranks one stored incident's similar incidents and keeps them. A failure is logged.
+// rank ranks one stored incident's similar incidents and keeps them, unless its kept ranking is
+// still current. A failure is logged.
 func (k *SimilarKeeper) rank(ctx context.Context, id int64) error {
 	inc, err := k.store.GetIncident(ctx, id)
 	if errors.Is(err, ErrNotFound) {
 		return nil
 	}
+	var kept keptSimilar
 	if err == nil {
-		_, err = k.rankShared(ctx, inc, similarBasis(inc))
+		kept, err = k.store.readSimilar(ctx, inc)
+	}
+	basis := similarBasis(inc)
+	if err == nil && kept.found && kept.basis == basis && time.Since(kept.computedAt) <= k.maxAge {
+		return nil // an edit that changed nothing the ranking reads, or ranked meanwhile
+	}
+	if err == nil {
+		_, err = k.rankShared(ctx, inc, basis)
 	}
 	if err != nil && ctx.Err() == nil {
 		k.log.Warn("rank similar incidents", "incident", id, "err", err)
