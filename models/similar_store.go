@@ -26,6 +26,10 @@ import (
 // SimilarMaxAge is how old a kept ranking may be before it is refreshed in the background.
 const SimilarMaxAge = time.Hour
 
+// similarQueueSize is how many incidents may wait to be ranked in the background; past it a
+// queued incident is ranked on its first view instead.
+const similarQueueSize = 16384
+
 // similarLimit is how many similar incidents an incident page suggests.
 const similarLimit = 5
 
@@ -222,7 +226,7 @@ type similarFlight struct {
 // NewSimilarKeeper returns a keeper for the store's incidents. Without Run, old rankings are
 // served as they are.
 func NewSimilarKeeper(store *Store, log *slog.Logger) *SimilarKeeper {
-	return &SimilarKeeper{store: store, log: log, maxAge: SimilarMaxAge, queue: make(chan int64, 1024), queued: map[int64]bool{}, ranking: map[int64]*similarFlight{}}
+	return &SimilarKeeper{store: store, log: log, maxAge: SimilarMaxAge, queue: make(chan int64, similarQueueSize), queued: map[int64]bool{}, ranking: map[int64]*similarFlight{}}
 }
 
 // For returns up to five earlier incidents like inc, in rank order.
