@@ -288,8 +288,8 @@ func nameShares(similar []Similar, inc *Incident) []Similar {
 }
 
 // Queue asks for an incident's similar incidents to be ranked in the background soon, so that its
-// first view, after it was filed or edited through the API, finds them ranked. Without Run it
-// does nothing; a view ranks what is not ranked yet.
+// first view, after it was filed or edited through the API, finds them ranked. Without Run the
+// queue only fills (to similarQueueSize); views rank what is not ranked yet either way.
 func (k *SimilarKeeper) Queue(id int64) { k.refreshLater(id) }
 
 // refreshLater queues an incident for a new ranking, unless it is queued already or the queue is
