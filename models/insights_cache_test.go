@@ -300,66 +300,47 @@ func TestInsightsCacheComputesOnceForConcurrentMisses(t *testing.T) {
 // TestInsightsCacheAcrossStores opens two stores on one database, as two server processes or a
 // server and the CLI would, and proves a write through one invalidates the other's cache.
 func TestInsightsCacheAcrossStores(t *testing.T) {
-	for _, dialect := range []string{"sqlite", "postgres"} {
-		t.Run(dialect, func(t *testing.T) {
-			dsn := storetest.SQLiteURL(t)
-			if dialect == "postgres" {
-				if dsn = storetest.PostgresURL(t); dsn == "" {
-					t.Skip(storetest.PostgresEnv + " is not set")
-				}
+	storetest.EachShared(t, func(t *testing.T, open func() *models.Store) {
+		ctx := context.Background()
+		a, b := open(), open()
+		insightsFixture(t, a)
+		f := models.InsightsFilter{KeepValues: models.StripPlotLimit}
+		for _, s := range []*models.Store{a, b} {
+			if got, err := s.Insights(ctx, f); err != nil || got.Incidents != 7 {
+				t.Fatalf("before: %v incidents, %v", got, err)
 			}
-			ctx := context.Background()
-			open := func() *models.Store {
-				s, err := models.Open(ctx, dsn)
-				if err != nil {
-					t.Fatal(err)
-				}
-				t.Cleanup(func() { s.Close() })
-				if _, err := s.MigrateUp(ctx); err != nil {
-					t.Fatal(err)
-				}
-				return s
-			}
-			a, b := open(), open()
-			insightsFixture(t, a)
-			f := models.InsightsFilter{KeepValues: models.StripPlotLimit}
-			for _, s := range []*models.Store{a, b} {
-				if got, err := s.Insights(ctx, f); err != nil || got.Incidents != 7 {
-					t.Fatalf("before: %v incidents, %v", got, err)
-				}
-			}
-			before := b.Statements()
-			if _, err := b.Insights(ctx, f); err != nil {
-				t.Fatal(err)
-			}
-			if n := b.Statements() - before; n != 1 {
-				t.Fatalf("B's cached request ran %d statements, want 1", n)
-			}
+		}
+		before := b.Statements()
+		if _, err := b.Insights(ctx, f); err != nil {
+			t.Fatal(err)
+		}
+		if n := b.Statements() - before; n != 1 {
+			t.Fatalf("B's cached request ran %d statements, want 1", n)
+		}
 
-			in := models.IncidentInput{Title: "Through A", Severity: "sev1", Status: "resolved", TimeZone: "UTC", PostmortemState: "none",
-				Milestones: models.Milestones{StartedAt: at(t, "UTC", "2026-04-01 10:00"), DetectedAt: at(t, "UTC", "2026-04-01 10:30")}}
-			if _, err := a.CreateIncident(ctx, in, models.Children{}); err != nil {
-				t.Fatal(err)
-			}
-			got, err := b.Insights(ctx, f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got.Incidents != 8 {
-				t.Errorf("B after A's write: %d incidents, want 8", got.Incidents)
-			}
-			if st := got.Figure(models.FigureDetect); st.Recorded != 7 || st.Max != 100*60 {
-				t.Errorf("B after A's write: time to detect %d recorded, max %v s", st.Recorded, st.Max)
-			}
-			fresh, err := b.ComputeInsights(ctx, f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !reflect.DeepEqual(got, fresh) {
-				t.Error("B's answer after A's write differs from a computation from scratch")
-			}
-		})
-	}
+		in := models.IncidentInput{Title: "Through A", Severity: "sev1", Status: "resolved", TimeZone: "UTC", PostmortemState: "none",
+			Milestones: models.Milestones{StartedAt: at(t, "UTC", "2026-04-01 10:00"), DetectedAt: at(t, "UTC", "2026-04-01 10:30")}}
+		if _, err := a.CreateIncident(ctx, in, models.Children{}); err != nil {
+			t.Fatal(err)
+		}
+		got, err := b.Insights(ctx, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Incidents != 8 {
+			t.Errorf("B after A's write: %d incidents, want 8", got.Incidents)
+		}
+		if st := got.Figure(models.FigureDetect); st.Recorded != 7 || st.Max != 100*60 {
+			t.Errorf("B after A's write: time to detect %d recorded, max %v s", st.Recorded, st.Max)
+		}
+		fresh, err := b.ComputeInsights(ctx, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, fresh) {
+			t.Error("B's answer after A's write differs from a computation from scratch")
+		}
+	})
 }
 
 // TestInsightsCacheIsBounded asks for more filters than the cache keeps: the least recently used

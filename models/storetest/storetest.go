@@ -91,3 +91,20 @@ func open(t testing.TB, dsn string) *models.Store {
 	}
 	return s
 }
+
+// EachShared runs fn against a new SQLite database and, when configured, a new PostgreSQL one;
+// open opens another migrated store on that same database each time it is called, as another
+// server process or the CLI would.
+func EachShared(t *testing.T, fn func(t *testing.T, open func() *models.Store)) {
+	t.Run("sqlite", func(t *testing.T) {
+		dsn := SQLiteURL(t)
+		fn(t, func() *models.Store { return open(t, dsn) })
+	})
+	t.Run("postgres", func(t *testing.T) {
+		dsn := PostgresURL(t)
+		if dsn == "" {
+			t.Skip(PostgresEnv + " is not set")
+		}
+		fn(t, func() *models.Store { return open(t, dsn) })
+	})
+}
