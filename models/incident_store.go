@@ -475,8 +475,15 @@ func uniqueNames(names []string) []string {
 	return out
 }
 
+// replaceLinks makes ownerID's links in table exactly otherIDs, deleting and inserting only the
+// links that differ: an unchanged list writes no row, so no trigger moves a count, a revision or
+// an insights block for it.
 func replaceLinks(tx *gorm.DB, table, ownerColumn, otherColumn string, ownerID int64, otherIDs []int64) error {
-	if err := tx.Table(table).Where(ownerColumn+" = ?", ownerID).Delete(nil).Error; err != nil {
+	stale := tx.Table(table).Where(ownerColumn+" = ?", ownerID)
+	if len(otherIDs) > 0 {
+		stale = stale.Where(otherColumn+" NOT IN ?", otherIDs)
+	}
+	if err := stale.Delete(nil).Error; err != nil {
 		return fmt.Errorf("clear %s: %w", table, err)
 	}
 	if len(otherIDs) == 0 {
@@ -486,7 +493,7 @@ func replaceLinks(tx *gorm.DB, table, ownerColumn, otherColumn string, ownerID i
 	for n, id := range otherIDs {
 		rows[n] = map[string]any{ownerColumn: ownerID, otherColumn: id}
 	}
-	if err := tx.Table(table).Create(rows).Error; err != nil {
+	if err := tx.Table(table).Clauses(clause.OnConflict{DoNothing: true}).Create(rows).Error; err != nil {
 		return fmt.Errorf("fill %s: %w", table, err)
 	}
 	return nil
