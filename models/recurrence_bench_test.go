@@ -2,7 +2,6 @@ package models_test
 
 import (
 	"context"
-	"os"
 	"strconv"
 	"testing"
 
@@ -16,19 +15,12 @@ import (
 // page (10), the API by default (100) and the API at most (1000). With HINDSIGHT_BENCH_CACHE set,
 // the filled SQLite file is kept there and the filled PostgreSQL database on the server.
 func BenchmarkRecurrenceAtScale(b *testing.B) {
-	size := 100000
-	if v, err := strconv.Atoi(os.Getenv("HINDSIGHT_BENCH_INCIDENTS")); err == nil && v > 0 {
-		size = v
-	}
-	fill := func(s *models.Store) {
-		storetest.Fill(b, s, size)
-		storetest.FillFollowUps(b, s, 3)
-	}
+	_, key, fill := storetest.AtScale(b)
 	b.Run("sqlite", func(b *testing.B) {
-		benchRecurrence(b, storetest.SQLiteFilled(b, "followups-"+strconv.Itoa(size), fill))
+		benchRecurrence(b, storetest.SQLiteFilled(b, key, fill))
 	})
 	b.Run("postgres", func(b *testing.B) {
-		benchRecurrence(b, storetest.PostgresFilled(b, "followups-"+strconv.Itoa(size), fill))
+		benchRecurrence(b, storetest.PostgresFilled(b, key, fill))
 	})
 }
 

@@ -2,8 +2,6 @@ package models_test
 
 import (
 	"context"
-	"os"
-	"strconv"
 	"testing"
 	"time"
 
@@ -21,19 +19,12 @@ var searchBenchQueries = []string{"latency alert", "retry budget", "cache", "fai
 // SQLite file is kept there and the filled PostgreSQL database is kept on the server, so that
 // only the first run spends minutes filling.
 func BenchmarkSearchAtScale(b *testing.B) {
-	size := 100000
-	if v, err := strconv.Atoi(os.Getenv("HINDSIGHT_BENCH_INCIDENTS")); err == nil && v > 0 {
-		size = v
-	}
-	fill := func(s *models.Store) {
-		storetest.Fill(b, s, size)
-		storetest.FillFollowUps(b, s, 3)
-	}
+	size, key, fill := storetest.AtScale(b)
 	b.Run("sqlite", func(b *testing.B) {
-		benchSearch(b, storetest.SQLiteFilled(b, "followups-"+strconv.Itoa(size), fill), size)
+		benchSearch(b, storetest.SQLiteFilled(b, key, fill), size)
 	})
 	b.Run("postgres", func(b *testing.B) {
-		benchSearch(b, storetest.PostgresFilled(b, "followups-"+strconv.Itoa(size), fill), size)
+		benchSearch(b, storetest.PostgresFilled(b, key, fill), size)
 	})
 }
 

@@ -2,8 +2,6 @@ package web_test
 
 import (
 	"context"
-	"os"
-	"strconv"
 	"testing"
 	"time"
 
@@ -15,15 +13,9 @@ import (
 // 300,000 follow-ups (HINDSIGHT_BENCH_INCIDENTS changes the size). Filling takes a few minutes;
 // HINDSIGHT_BENCH_CACHE keeps the filled database for the next run.
 func BenchmarkFollowUpsAtScale(b *testing.B) {
-	size := 100000
-	if v, err := strconv.Atoi(os.Getenv("HINDSIGHT_BENCH_INCIDENTS")); err == nil && v > 0 {
-		size = v
-	}
+	size, key, fill := storetest.AtScale(b)
 	start := time.Now()
-	store := storetest.SQLiteFilled(b, "followups-"+strconv.Itoa(size), func(s *models.Store) {
-		storetest.Fill(b, s, size)
-		storetest.FillFollowUps(b, s, 3)
-	})
+	store := storetest.SQLiteFilled(b, key, fill)
 	a := benchAppOn(b, store)
 	b.Logf("%d incidents and %d follow-ups ready in %s", size, 3*size, time.Since(start).Round(time.Second))
 	ctx := context.Background()

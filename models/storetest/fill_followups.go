@@ -3,6 +3,8 @@ package storetest
 import (
 	"context"
 	"fmt"
+	"os"
+	"strconv"
 	"testing"
 	"time"
 
@@ -99,5 +101,19 @@ func FillFollowUps(t testing.TB, s *models.Store, perIncident int) {
 	}
 	if err := tx.Commit(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// AtScale is the database the benchmarks at scale share: 100,000 incidents (or as many as
+// HINDSIGHT_BENCH_INCIDENTS says) with three follow-ups each. It returns the size, the key
+// SQLiteFilled and PostgresFilled keep it under, and the fill.
+func AtScale(b testing.TB) (size int, key string, fill func(*models.Store)) {
+	size = 100000
+	if v, err := strconv.Atoi(os.Getenv("HINDSIGHT_BENCH_INCIDENTS")); err == nil && v > 0 {
+		size = v
+	}
+	return size, "followups-" + strconv.Itoa(size), func(s *models.Store) {
+		Fill(b, s, size)
+		FillFollowUps(b, s, 3)
 	}
 }
