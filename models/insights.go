@@ -771,19 +771,15 @@ func (s *Store) tagGroups(ctx context.Context, rows []insightRow, groupBy, where
 		links[n] = idValue{cols[0][n], cols[1][n]}
 	}
 	slices.SortFunc(links, func(a, b idValue) int { return cmpInt64(a.id, b.id) })
-	var names []Service // a service, a region or a factor: each has an id and a name
-	if err := s.read.WithContext(ctx).Table(table).Select("id", "name").Find(&names).Error; err != nil {
+	var tags []Service // a service, a region or a factor: each has an id and a name
+	if err := s.read.WithContext(ctx).Table(table).Select("id", "name").Find(&tags).Error; err != nil {
 		return groups{}, fmt.Errorf("read %s: %w", table, err)
 	}
-	slices.SortFunc(names, func(a, b Service) int { return compareTagNames(a.Name, b.Name) })
-	position := make(map[int64]int32, len(names))
-	g := groups{start: make([]int32, len(rows)+1)}
-	for n, name := range names {
-		position[name.ID] = int32(n)
-		g.keys = append(g.keys, name.Name)
+	names := make([]tagName, len(tags))
+	for n, tag := range tags {
+		names[n] = tagName{id: tag.ID, name: tag.Name}
 	}
-	none := int32(len(names))
-	g.keys = append(g.keys, NoGroup)
+	g, position, none := startTagGroups(names, len(rows))
 	k := 0
 	for n := range rows {
 		for k < len(links) && links[k].id < rows[n].id {
@@ -799,6 +795,21 @@ func (s *Store) tagGroups(ctx context.Context, rows []insightRow, groupBy, where
 		g.start[n+1] = int32(len(g.ids))
 	}
 	return g, nil
+}
+
+// startTagGroups makes the groups of len(rows) rows by tag: one per name, in compareTagNames
+// order, then NoGroup for rows with none. It sorts names in place, and returns each tag id's
+// group and NoGroup's, for the caller to assign the rows.
+func startTagGroups(names []tagName, rows int) (g groups, position map[int64]int32, none int32) {
+	slices.SortFunc(names, func(a, b tagName) int { return compareTagNames(a.name, b.name) })
+	position = make(map[int64]int32, len(names))
+	g = groups{start: make([]int32, rows+1)}
+	for n, name := range names {
+		position[name.id] = int32(n)
+		g.keys = append(g.keys, name.name)
+	}
+	g.keys = append(g.keys, NoGroup)
+	return g, position, int32(len(names))
 }
 
 // compareTagNames orders the groups of services, regions and factors: by name regardless of case,

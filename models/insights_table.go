@@ -341,16 +341,7 @@ func (t *insightTable) groupsOf(rows []insightRow, chosen []int, groupBy string)
 	default:
 		return singleGroups(rows, groupBy)
 	}
-	names := slices.Clone(t.names[kind])
-	slices.SortFunc(names, func(a, b tagName) int { return compareTagNames(a.name, b.name) })
-	position := make(map[int64]int32, len(names))
-	g := groups{start: make([]int32, len(rows)+1)}
-	for n, name := range names {
-		position[name.id] = int32(n)
-		g.keys = append(g.keys, name.name)
-	}
-	none := int32(len(names))
-	g.keys = append(g.keys, NoGroup)
+	g, position, none := startTagGroups(slices.Clone(t.names[kind]), len(rows))
 	links := &t.tags[kind]
 	for n := range rows {
 		row := n
