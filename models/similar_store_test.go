@@ -22,23 +22,12 @@ func TestSimilarRankingsAreKept(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, s *models.Store) {
 		ctx := context.Background()
 		keeper := models.NewSimilarKeeper(s, slog.New(slog.NewTextHandler(io.Discard, nil)))
-		day := time.Date(2026, 3, 9, 16, 0, 0, 0, time.UTC)
 		create := func(n int, title string, services, factors []string) *models.Incident {
 			t.Helper()
-			start := day.Add(time.Duration(n) * 24 * time.Hour)
-			inc, err := s.CreateIncident(ctx, models.IncidentInput{
+			return createOnDay(t, s, n, models.IncidentInput{
 				Title: title, Summary: "Authorization requests were retried until the hosts fell over.",
-				Severity: "sev2", Status: "resolved", TimeZone: "UTC", PostmortemState: "none",
-				Services: services, Factors: factors, Milestones: models.Milestones{StartedAt: &start},
-			}, models.Children{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := s.GetIncident(ctx, inc.ID)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return got
+				Services: services, Factors: factors,
+			})
 		}
 		first := create(0, "Authorization retries overwhelmed hosts", []string{"Authorization"}, []string{"retry-amplification"})
 		second := create(1, "Billing page slow", []string{"Billing"}, nil)
@@ -203,22 +192,9 @@ func TestIncidentPageMarkMovesWithEveryChange(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		day := time.Date(2026, 3, 9, 16, 0, 0, 0, time.UTC)
 		create := func(n int, title string) *models.Incident {
 			t.Helper()
-			start := day.Add(time.Duration(n) * 24 * time.Hour)
-			inc, err := s.CreateIncident(ctx, models.IncidentInput{
-				Title: title, Severity: "sev2", Status: "resolved", TimeZone: "UTC", PostmortemState: "none",
-				Services: []string{"Authorization"}, Milestones: models.Milestones{StartedAt: &start},
-			}, models.Children{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := s.GetIncident(ctx, inc.ID)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return got
+			return createOnDay(t, s, n, models.IncidentInput{Title: title, Services: []string{"Authorization"}})
 		}
 		suggested := create(0, "Authorization retries overwhelmed hosts")
 		linked := create(1, "Billing page slow")
@@ -267,4 +243,23 @@ func TestIncidentPageMarkMovesWithEveryChange(t *testing.T) {
 		step("suggestion removed", "DELETE FROM similar_suggestions", viewed.ID)
 		step("incident removed outright", fmt.Sprintf("DELETE FROM incidents WHERE id = %d", unrelated.ID), unrelated.ID)
 	})
+}
+
+// createOnDay files a resolved SEV2 incident in UTC from in, started n days after 9 March 2026,
+// and reads it back as a page would.
+func createOnDay(t *testing.T, s *models.Store, n int, in models.IncidentInput) *models.Incident {
+	t.Helper()
+	ctx := context.Background()
+	start := time.Date(2026, 3, 9, 16, 0, 0, 0, time.UTC).Add(time.Duration(n) * 24 * time.Hour)
+	in.Severity, in.Status, in.TimeZone, in.PostmortemState = "sev2", "resolved", "UTC", "none"
+	in.Milestones = models.Milestones{StartedAt: &start}
+	inc, err := s.CreateIncident(ctx, in, models.Children{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.GetIncident(ctx, inc.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
 }
