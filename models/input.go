@@ -41,12 +41,12 @@ type IncidentInput struct {
 
 // Milestones are the six instants of an incident, in UTC, nil when nobody knows them.
 type Milestones struct {
-	TriggeredAt    *time.Time `json:"triggered_at"`
-	StartedAt      *time.Time `json:"started_at"`
-	DetectedAt     *time.Time `json:"detected_at"`
-	AcknowledgedAt *time.Time `json:"acknowledged_at"`
-	MitigatedAt    *time.Time `json:"mitigated_at"`
-	ResolvedAt     *time.Time `json:"resolved_at"`
+	TriggeredAt    *time.Time `json:"triggered_at" validate:"omitempty,instant"`
+	StartedAt      *time.Time `json:"started_at" validate:"omitempty,instant"`
+	DetectedAt     *time.Time `json:"detected_at" validate:"omitempty,instant"`
+	AcknowledgedAt *time.Time `json:"acknowledged_at" validate:"omitempty,instant"`
+	MitigatedAt    *time.Time `json:"mitigated_at" validate:"omitempty,instant"`
+	ResolvedAt     *time.Time `json:"resolved_at" validate:"omitempty,instant"`
 }
 
 // MilestoneNames are the milestones in the order they should happen.
@@ -108,7 +108,7 @@ func (m Milestones) OrderWarnings() []OrderWarning {
 
 // EventInput is a new or changed timeline event.
 type EventInput struct {
-	At     time.Time `json:"at" validate:"required"`
+	At     time.Time `json:"at" validate:"required,instant"`
 	Kind   string    `json:"kind" validate:"required,oneof=status_update alert action change note"`
 	Status string    `json:"status" validate:"required_if=Kind status_update,omitempty,oneof=investigating identified monitoring resolved"`
 	Body   string    `json:"body" validate:"max=100000"`
@@ -117,8 +117,8 @@ type EventInput struct {
 
 // WindowInput is a new or changed impact window.
 type WindowInput struct {
-	StartedAt time.Time  `json:"started_at" validate:"required"`
-	EndedAt   *time.Time `json:"ended_at"`
+	StartedAt time.Time  `json:"started_at" validate:"required,instant"`
+	EndedAt   *time.Time `json:"ended_at" validate:"omitempty,instant"`
 	Level     string     `json:"level" validate:"required,oneof=degraded partial_outage major_outage"`
 	Note      string     `json:"note" validate:"max=5000"`
 	Services  []string   `json:"services" validate:"max=50,dive,required,max=100"`
@@ -131,14 +131,14 @@ type FollowUpInput struct {
 	Kind         string     `json:"kind" validate:"required,oneof=prevent detect mitigate process"`
 	Priority     string     `json:"priority" validate:"required,oneof=p1 p2 p3"`
 	Owner        string     `json:"owner" validate:"max=200"`
-	DueOn        *time.Time `json:"due_on"`
+	DueOn        *time.Time `json:"due_on" validate:"omitempty,instant"`
 	Status       string     `json:"status" validate:"required,oneof=open in_progress done wont_do"`
 	TrackerURL   string     `json:"tracker_url" validate:"omitempty,max=2000,weburl"`
 	Verification string     `json:"verification" validate:"max=100000"`
 	Factors      []string   `json:"factors" validate:"max=50,dive,required,max=60"`
 	// DoneAt records when a done follow-up was completed, for imports and samples; people's
 	// edits leave it empty and the store takes the moment of the change.
-	DoneAt *time.Time `json:"-"`
+	DoneAt *time.Time `json:"-" validate:"omitempty,instant"`
 }
 
 // LinkInput links an incident to another.
@@ -201,6 +201,10 @@ func newValidator() *validator.Validate {
 	_ = v.RegisterValidation("slug", func(fl validator.FieldLevel) bool {
 		return slugPattern.MatchString(fl.Field().String())
 	})
+	_ = v.RegisterValidation("instant", func(fl validator.FieldLevel) bool {
+		t, ok := fl.Field().Interface().(time.Time)
+		return ok && InstantInRange(t)
+	})
 	_ = v.RegisterValidation("weburl", func(fl validator.FieldLevel) bool {
 		u, err := url.Parse(fl.Field().String())
 		return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
@@ -232,6 +236,8 @@ func fieldPath(fe validator.FieldError) string {
 	if _, rest, ok := strings.Cut(ns, "."); ok {
 		ns = rest
 	}
+	// The milestones are fields of their own in every form and body.
+	ns = strings.TrimPrefix(ns, "Milestones.")
 	if i := strings.IndexByte(ns, '['); i >= 0 && !strings.Contains(ns[i:], ".") {
 		ns = ns[:i]
 	}
@@ -259,6 +265,8 @@ func message(fe validator.FieldError) string {
 		return "Use lowercase letters, digits and single hyphens, like retry-amplification."
 	case "gt":
 		return "Must be a positive number."
+	case "instant":
+		return InstantMessage
 	case "weburl":
 		return "Must be an http or https link."
 	}

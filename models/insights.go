@@ -319,16 +319,25 @@ func (s *Store) ComputeInsights(ctx context.Context, f InsightsFilter) (*Insight
 	for half := range halves {
 		go func() {
 			defer wg.Done()
-			parts[half], errs[half] = s.readInsightRows(ctx, where, args, half, halves)
+			errs[half] = Safely(func() (err error) {
+				parts[half], err = s.readInsightRows(ctx, where, args, half, halves)
+				return err
+			})
 		}()
 	}
 	go func() {
 		defer wg.Done()
-		firsts, errs[halves] = s.readFirstUpdates(ctx, where, args, narrowed)
+		errs[halves] = Safely(func() (err error) {
+			firsts, err = s.readFirstUpdates(ctx, where, args, narrowed)
+			return err
+		})
 	}()
 	go func() {
 		defer wg.Done()
-		windows, errs[halves+1] = s.readWindows(ctx, where, args, narrowed)
+		errs[halves+1] = Safely(func() (err error) {
+			windows, err = s.readWindows(ctx, where, args, narrowed)
+			return err
+		})
 	}()
 	wg.Wait()
 	if err := errors.Join(errs[:]...); err != nil {
@@ -969,24 +978,32 @@ func aggregate(rows []insightRow, f InsightsFilter, g groups, sorted [][]int64) 
 	results := make([]figureResult, len(InsightFigures))
 	var wg sync.WaitGroup
 	const workers = 2
+	var panics [workers]error
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var scratch []int64
-			for fig := w; fig < len(InsightFigures); fig += workers {
-				var keys []int64
-				if sorted != nil {
-					keys = sorted[fig]
-				} else {
-					keys = sortKeys(rows, fig, scratch[:0])
-					scratch = keys
+			panics[w] = Safely(func() error {
+				var scratch []int64
+				for fig := w; fig < len(InsightFigures); fig += workers {
+					var keys []int64
+					if sorted != nil {
+						keys = sorted[fig]
+					} else {
+						keys = sortKeys(rows, fig, scratch[:0])
+						scratch = keys
+					}
+					aggregateFigure(&results[fig], fig, rows, f, g, periodOf, len(periods), len(methodKeys), keys)
 				}
-				aggregateFigure(&results[fig], fig, rows, f, g, periodOf, len(periods), len(methodKeys), keys)
-			}
+				return nil
+			})
 		}()
 	}
 	wg.Wait()
+	// A panic in a worker goes on in the caller's goroutine, where the request's recovery sees it.
+	if err := errors.Join(panics[:]...); err != nil {
+		panic(fmt.Errorf("aggregate insights: %w", err))
+	}
 
 	names := InsightFigures
 	for fig := range results {

@@ -524,11 +524,17 @@ func (s *Store) readWholeTable(ctx context.Context) (*insightTable, error) {
 	wg.Add(2)
 	go func() {
 		defer wg.Done()
-		names, errs[0] = readTagNames(ctx, s.read)
+		errs[0] = Safely(func() (err error) {
+			names, err = readTagNames(ctx, s.read)
+			return err
+		})
 	}()
 	go func() {
 		defer wg.Done()
-		part, errs[1] = s.readInsightPart(ctx, s.read, nil, true)
+		errs[1] = Safely(func() (err error) {
+			part, err = s.readInsightPart(ctx, s.read, nil, true)
+			return err
+		})
 	}()
 	wg.Wait()
 	if err := errors.Join(errs[:]...); err != nil {
@@ -709,7 +715,7 @@ func (s *Store) readInsightPart(ctx context.Context, db *gorm.DB, blocks []int64
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				errs[n] = read()
+				errs[n] = Safely(read)
 			}()
 		}
 		wg.Wait()

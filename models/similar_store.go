@@ -313,19 +313,28 @@ func (k *SimilarKeeper) refreshLater(id int64) {
 func (k *SimilarKeeper) Run(ctx context.Context) {
 	backfill := true
 	for ctx.Err() == nil {
-		if backfill {
+		// A panic ranking one incident is logged and the keeper goes on with the next: it runs
+		// beside the requests, where a panic would end the process.
+		err := Safely(func() error {
+			if backfill {
+				select {
+				case id := <-k.queue:
+					k.refresh(ctx, id)
+				default:
+					backfill = k.backfill(ctx)
+				}
+				return nil
+			}
 			select {
+			case <-ctx.Done():
 			case id := <-k.queue:
 				k.refresh(ctx, id)
-			default:
-				backfill = k.backfill(ctx)
 			}
-			continue
-		}
-		select {
-		case <-ctx.Done():
-		case id := <-k.queue:
-			k.refresh(ctx, id)
+			return nil
+		})
+		var p *PanicError
+		if errors.As(err, &p) {
+			k.log.Error("rank similar incidents", "err", err, "stack", string(p.Stack))
 		}
 	}
 }
@@ -347,11 +356,21 @@ func (k *SimilarKeeper) backfill(ctx context.Context) bool {
 		}
 		return false
 	}
+	failed := 0
 	for _, id := range ids {
-		if ctx.Err() != nil || k.rank(ctx, id) != nil {
+		if ctx.Err() != nil {
 			return false
 		}
+		// An incident that cannot be ranked is passed over (and ranked on its next view), so one
+		// bad record never stops the others; a batch that fails whole means the database is the
+		// trouble, and the backfill waits for the next start.
+		if k.rank(ctx, id) != nil {
+			failed++
+		}
 		k.below = id
+	}
+	if failed > 0 && failed == len(ids) {
+		return false
 	}
 	if len(ids) == 0 {
 		k.log.Info("similar incidents ranked for every incident")
@@ -362,24 +381,30 @@ func (k *SimilarKeeper) backfill(ctx context.Context) bool {
 // rank ranks one stored incident's similar incidents and keeps them, unless its kept ranking is
 // still current. A failure is logged.
 func (k *SimilarKeeper) rank(ctx context.Context, id int64) error {
+	err := k.rankStored(ctx, id)
+	if err != nil && ctx.Err() == nil {
+		k.log.Warn("rank similar incidents", "incident", id, "err", err)
+	}
+	return err
+}
+
+func (k *SimilarKeeper) rankStored(ctx context.Context, id int64) error {
 	inc, err := k.store.GetIncident(ctx, id)
 	if errors.Is(err, ErrNotFound) {
 		return nil
 	}
-	var kept keptSimilar
-	if err == nil {
-		kept, err = k.store.readSimilar(ctx, inc)
+	if err != nil {
+		return err
+	}
+	kept, err := k.store.readSimilar(ctx, inc)
+	if err != nil {
+		return err
 	}
 	basis := similarBasis(inc)
-	if err == nil && kept.found && kept.basis == basis && time.Since(kept.computedAt) <= k.maxAge {
+	if kept.found && kept.basis == basis && time.Since(kept.computedAt) <= k.maxAge {
 		return nil // an edit that changed nothing the ranking reads, or ranked meanwhile
 	}
-	if err == nil {
-		_, err = k.rankShared(ctx, inc, basis)
-	}
-	if err != nil && ctx.Err() == nil {
-		k.log.Warn("rank similar incidents", "incident", id, "err", err)
-	}
+	_, err = k.rankShared(ctx, inc, basis)
 	return err
 }
 

@@ -41,10 +41,8 @@ func (s *Store) publicIncidents(ctx context.Context) *gorm.DB {
 // match in all.
 func (s *Store) PublicIncidents(ctx context.Context, f PublicFilter) ([]Incident, int64, error) {
 	count := s.read.WithContext(ctx).Model(&Incident{}).Where("public")
-	q := s.publicIncidents(ctx)
 	if f.OpenOnly {
 		count = count.Where("status <> ?", "resolved")
-		q = q.Where("status <> ?", "resolved")
 	}
 	var total int64
 	if err := count.Count(&total).Error; err != nil {
@@ -53,11 +51,40 @@ func (s *Store) PublicIncidents(ctx context.Context, f PublicFilter) ([]Incident
 	if f.Limit <= 0 {
 		f.Limit = 50
 	}
+	page := func(q *gorm.DB) *gorm.DB {
+		if f.OpenOnly {
+			q = q.Where("status <> ?", "resolved")
+		}
+		return q.Order(s.startedDesc()).Order("id DESC").Limit(f.Limit).Offset(f.Offset)
+	}
 	var incidents []Incident
-	if err := q.Order(s.startedDesc()).Order("id DESC").Limit(f.Limit).Offset(f.Offset).Find(&incidents).Error; err != nil {
-		return nil, 0, fmt.Errorf("list public incidents: %w", err)
+	if err := page(s.publicIncidents(ctx)).Find(&incidents).Error; err != nil {
+		incidents, err = s.readablePublicIncidents(ctx, page, s.publicIncidents, err)
+		if err != nil {
+			return nil, 0, fmt.Errorf("list public incidents: %w", err)
+		}
 	}
 	return incidents, total, nil
+}
+
+// readablePublicIncidents is the status page's way round a record it cannot read (a value stored
+// before input was checked, or written past the application): after the page's query failed
+// with listErr, it reads the page's ids alone and loads each incident on its own, passing over
+// those that fail, so one bad record leaves the status page, its feed and its API serving the
+// rest. When even the ids cannot be read, the database is the trouble and listErr is returned.
+func (s *Store) readablePublicIncidents(ctx context.Context, page func(*gorm.DB) *gorm.DB, load func(context.Context) *gorm.DB, listErr error) ([]Incident, error) {
+	var ids []int64
+	if err := page(s.read.WithContext(ctx).Model(&Incident{}).Where("public")).Pluck("id", &ids).Error; err != nil {
+		return nil, listErr
+	}
+	incidents := make([]Incident, 0, len(ids))
+	for _, id := range ids {
+		var inc Incident
+		if err := load(ctx).Where("id = ?", id).Take(&inc).Error; err == nil {
+			incidents = append(incidents, inc)
+		}
+	}
+	return incidents, nil
 }
 
 // PublicIncident loads one public incident as the status page may show it; a private or deleted
@@ -77,11 +104,18 @@ func (s *Store) PublicIncidentList(ctx context.Context, limit, offset int) ([]In
 	if err := s.read.WithContext(ctx).Model(&Incident{}).Where("public").Count(&total).Error; err != nil {
 		return nil, 0, fmt.Errorf("count public incidents: %w", err)
 	}
+	page := func(q *gorm.DB) *gorm.DB {
+		return q.Order(s.startedDesc()).Order("id DESC").Limit(limit).Offset(offset)
+	}
+	columns := func(ctx context.Context) *gorm.DB {
+		return s.read.WithContext(ctx).Model(&Incident{}).Select(publicIncidentColumns).Where("public")
+	}
 	var incidents []Incident
-	err := s.read.WithContext(ctx).Model(&Incident{}).Select(publicIncidentColumns).Where("public").
-		Order(s.startedDesc()).Order("id DESC").Limit(limit).Offset(offset).Find(&incidents).Error
-	if err != nil {
-		return nil, 0, fmt.Errorf("list public incidents: %w", err)
+	if err := page(columns(ctx)).Find(&incidents).Error; err != nil {
+		incidents, err = s.readablePublicIncidents(ctx, page, columns, err)
+		if err != nil {
+			return nil, 0, fmt.Errorf("list public incidents: %w", err)
+		}
 	}
 	return incidents, total, nil
 }

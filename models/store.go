@@ -109,6 +109,9 @@ func Open(ctx context.Context, databaseURL string) (*Store, error) {
 		if err := s.countStatements(db); err != nil {
 			return nil, err
 		}
+		if err := s.checkInstants(db); err != nil {
+			return nil, err
+		}
 	}
 	if err := s.countWrites(); err != nil {
 		return nil, err

@@ -22,7 +22,7 @@ func (s *Store) Warm(ctx context.Context) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs[n] = s.warmOnce(ctx)
+			errs[n] = Safely(func() error { return s.warmOnce(ctx) })
 		}()
 	}
 	wg.Wait()

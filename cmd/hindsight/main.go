@@ -202,7 +202,7 @@ func sweepExpired(ctx context.Context, store *models.Store, log *slog.Logger) {
 		case <-ctx.Done():
 			return
 		case <-ticker.C:
-			if err := store.DeleteExpired(ctx); err != nil {
+			if err := models.Safely(func() error { return store.DeleteExpired(ctx) }); err != nil {
 				log.Warn("sweep expired sessions", "err", err)
 			}
 		}

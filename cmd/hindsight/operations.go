@@ -31,22 +31,29 @@ func warmUp(ctx context.Context, store *models.Store, log *slog.Logger) <-chan s
 	warmed := make(chan struct{})
 	go func() {
 		defer close(warmed)
-		start := time.Now()
-		ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-		defer cancel()
-		if err := store.Warm(ctx); err != nil {
-			log.Warn("warming caches failed; serving anyway", "err", err)
-		} else {
-			log.Info("caches warm", "duration_ms", time.Since(start).Milliseconds())
+		if err := models.Safely(func() error { warmStore(ctx, store, log); return nil }); err != nil {
+			log.Error("warming caches failed; serving anyway", "err", err)
 		}
-		start = time.Now()
-		if err := store.WarmInsights(ctx); err != nil {
-			log.Warn("warming insights failed; serving anyway", "err", err)
-			return
-		}
-		log.Info("insights warm", "duration_ms", time.Since(start).Milliseconds())
 	}()
 	return warmed
+}
+
+// warmStore runs the warm-up: the hot queries, then the default insights.
+func warmStore(ctx context.Context, store *models.Store, log *slog.Logger) {
+	start := time.Now()
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if err := store.Warm(ctx); err != nil {
+		log.Warn("warming caches failed; serving anyway", "err", err)
+	} else {
+		log.Info("caches warm", "duration_ms", time.Since(start).Milliseconds())
+	}
+	start = time.Now()
+	if err := store.WarmInsights(ctx); err != nil {
+		log.Warn("warming insights failed; serving anyway", "err", err)
+		return
+	}
+	log.Info("insights warm", "duration_ms", time.Since(start).Milliseconds())
 }
 
 // servePprof serves Go's profiler on its own listener, apart from the application's routes and
