@@ -12,6 +12,9 @@ func (h *Handlers) APIIncidentDelete(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if err := h.guardDelete(c, id); err != nil {
+		return err
+	}
 	if err := h.Store.DeleteIncident(c.Request().Context(), id); err != nil {
 		return storeError(err, "incident")
 	}

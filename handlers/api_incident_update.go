@@ -17,7 +17,7 @@ func (h *Handlers) APIIncidentUpdate(c echo.Context) error {
 	if err != nil || body == nil {
 		return err
 	}
-	if err := h.guardStoredPublish(c, id, in.PostmortemState); err != nil {
+	if err := h.guardStoredPublish(c, id, in.PostmortemState, in.Public); err != nil {
 		return err
 	}
 	inc, err := h.Store.UpdateIncident(c.Request().Context(), id, body.Version, in, children)

@@ -24,7 +24,7 @@ func (h *Handlers) IncidentUpdate(c echo.Context) error {
 	values, in, errs := incidentForm(form)
 	version := formVersion(form)
 	if len(errs) == 0 {
-		if err := h.guardStoredPublish(c, id, in.PostmortemState); err != nil {
+		if err := h.guardStoredPublish(c, id, in.PostmortemState, in.Public); err != nil {
 			return err
 		}
 		_, err = h.Store.UpdateIncident(c.Request().Context(), id, version, in, models.Children{})

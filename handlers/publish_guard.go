@@ -24,14 +24,35 @@ func publishGuard(c echo.Context, stored, next string) error {
 	return nil
 }
 
-// guardStoredPublish applies publishGuard to a change of a stored incident's postmortem state.
-func (h *Handlers) guardStoredPublish(c echo.Context, id int64, next string) error {
+// guardStoredPublish applies publishGuard to a change of a stored incident's postmortem state, and
+// keeps a published postmortem on the status page unless an admin takes the incident off it: a
+// published incident made private leaves the status page as surely as an unpublished one.
+func (h *Handlers) guardStoredPublish(c echo.Context, id int64, next string, nextPublic bool) error {
 	if CurrentUser(c).Can(models.RoleAdmin) {
 		return nil
 	}
-	stored, err := h.Store.PostmortemStateOf(c.Request().Context(), id)
+	stored, err := h.Store.PublicationOf(c.Request().Context(), id)
 	if err != nil {
 		return storeError(err, "incident")
 	}
-	return publishGuard(c, stored, next)
+	if stored.State == models.PostmortemPublished && stored.Public && !nextPublic {
+		return echo.NewHTTPError(http.StatusForbidden, "Only an admin may take a published postmortem off the status page.")
+	}
+	return publishGuard(c, stored.State, next)
+}
+
+// guardDelete lets only an admin delete an incident whose postmortem is published: deleting it
+// takes it off the status page.
+func (h *Handlers) guardDelete(c echo.Context, id int64) error {
+	if CurrentUser(c).Can(models.RoleAdmin) {
+		return nil
+	}
+	stored, err := h.Store.PublicationOf(c.Request().Context(), id)
+	if err != nil {
+		return storeError(err, "incident")
+	}
+	if stored.State == models.PostmortemPublished {
+		return echo.NewHTTPError(http.StatusForbidden, "Only an admin may delete an incident whose postmortem is published.")
+	}
+	return nil
 }

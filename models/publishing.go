@@ -327,14 +327,21 @@ func (s *Store) LatestPostmortems(ctx context.Context, incidentIDs []int64) (map
 	return out, nil
 }
 
-// PostmortemStateOf reads an incident's postmortem state alone.
-func (s *Store) PostmortemStateOf(ctx context.Context, id int64) (string, error) {
-	var states []string
-	if err := s.read.WithContext(ctx).Model(&Incident{}).Where("id = ?", id).Pluck("postmortem_state", &states).Error; err != nil {
-		return "", fmt.Errorf("postmortem state of incident %d: %w", id, err)
+// PublicationOf reads whether an incident is on the status page and its postmortem state.
+func (s *Store) PublicationOf(ctx context.Context, id int64) (Publication, error) {
+	var rows []Publication
+	if err := s.read.WithContext(ctx).Model(&Incident{}).Select("postmortem_state AS state", "public").Where("id = ? AND deleted_at IS NULL", id).Scan(&rows).Error; err != nil {
+		return Publication{}, fmt.Errorf("publication of incident %d: %w", id, err)
 	}
-	if len(states) == 0 {
-		return "", fmt.Errorf("incident %d: %w", id, ErrNotFound)
+	if len(rows) == 0 {
+		return Publication{}, fmt.Errorf("incident %d: %w", id, ErrNotFound)
 	}
-	return states[0], nil
+	return rows[0], nil
+}
+
+// Publication is what the public may see of an incident: whether it is on the status page, and
+// its postmortem's state.
+type Publication struct {
+	State  string
+	Public bool
 }
