@@ -23,8 +23,8 @@ func (h *Handlers) APIFollowUpList(c echo.Context) error {
 		filter.Limit = n
 	}
 	if v := c.QueryParam("offset"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 0 {
+		n, ok := offsetParam(v)
+		if !ok {
 			errs.Add("offset", "Must be a whole number, 0 or more.")
 		}
 		filter.Offset = n

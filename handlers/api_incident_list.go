@@ -24,8 +24,8 @@ func (h *Handlers) APIIncidentList(c echo.Context) error {
 		limit = n
 	}
 	if v := q.Get("offset"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 0 {
+		n, ok := offsetParam(v)
+		if !ok {
 			errs.Add("offset", "Must be a whole number, 0 or more.")
 		}
 		offset = n

@@ -42,11 +42,8 @@ func followUpFilter(c echo.Context) (templates.FollowUpFilterValues, models.Foll
 func (h *Handlers) FollowUpList(c echo.Context) error {
 	ctx := c.Request().Context()
 	values, filter := followUpFilter(c)
-	page, _ := strconv.Atoi(c.QueryParam("page"))
-	if page < 1 {
-		page = 1
-	}
-	filter.Limit, filter.Offset = followUpsPerPage, (page-1)*followUpsPerPage
+	page, offset := pageParam(c.QueryParam("page"), followUpsPerPage)
+	filter.Limit, filter.Offset = followUpsPerPage, offset
 	items, counts, err := h.Store.ListFollowUps(ctx, filter)
 	if err != nil {
 		return err

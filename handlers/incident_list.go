@@ -35,14 +35,11 @@ func (h *Handlers) incidentList(c echo.Context, pageHead templates.Page) (templ.
 		Status: q.Get("status"), Severity: q.Get("severity"), Service: q.Get("service"),
 		Region: q.Get("region"), PostmortemState: q.Get("postmortem"), Text: q.Get("q"),
 	}
-	page, _ := strconv.Atoi(q.Get("page"))
-	if page < 1 {
-		page = 1
-	}
+	page, offset := pageParam(q.Get("page"), incidentsPerPage)
 	incidents, total, err := h.Store.ListIncidentSummaries(ctx, models.IncidentFilter{
 		Status: filter.Status, Severity: filter.Severity, Service: filter.Service, Region: filter.Region,
 		PostmortemState: filter.PostmortemState, Text: filter.Text,
-		Limit: incidentsPerPage, Offset: (page - 1) * incidentsPerPage,
+		Limit: incidentsPerPage, Offset: offset,
 	})
 	if err != nil {
 		return nil, err

@@ -2,7 +2,6 @@ package handlers
 
 import (
 	"net/http"
-	"strconv"
 
 	"github.com/labstack/echo/v4"
 
@@ -15,15 +14,12 @@ const statusHistoryPage = 100
 // StatusHistory serves every public incident by month, a page at a time.
 func (h *Handlers) StatusHistory(c echo.Context) error {
 	ctx := c.Request().Context()
-	page, _ := strconv.Atoi(c.QueryParam("page"))
-	if page < 1 {
-		page = 1
-	}
+	page, offset := pageParam(c.QueryParam("page"), statusHistoryPage)
 	head, err := h.statusHead(ctx, "Incident history")
 	if err != nil {
 		return err
 	}
-	incidents, total, err := h.Store.PublicIncidentList(ctx, statusHistoryPage, (page-1)*statusHistoryPage)
+	incidents, total, err := h.Store.PublicIncidentList(ctx, statusHistoryPage, offset)
 	if err != nil {
 		return err
 	}

@@ -43,7 +43,7 @@ func newApp(t *testing.T) *app {
 }
 
 // newServer starts a server and returns an anonymous client of it.
-func newServer(t *testing.T) *app {
+func newServer(t testing.TB) *app {
 	t.Helper()
 	store := storetest.SQLite(t)
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
