@@ -56,22 +56,28 @@ func limitInFlight(max int, log *slog.Logger) echo.MiddlewareFunc {
 			if last := lastReport.Load(); now-last >= int64(time.Second) && lastReport.CompareAndSwap(last, now) {
 				log.Warn("overloaded: requests turned away with 503", "max_in_flight", max, "rejected_total", n)
 			}
-			return overloaded(c)
+			return refuse(c, http.StatusServiceUnavailable, overloadedMessage)
 		}
 	}
 }
 
 const overloadedMessage = "Hindsight is busy right now. Try again in a second."
 
-// overloaded writes the 503 directly, without templates or the error handler, so refusing costs
-// next to nothing.
-func overloaded(c echo.Context) error {
+// refuse writes a 503, 429 or 408 with Retry-After directly, without templates or the error handler,
+// so turning a request away costs next to nothing. The message is a constant without markup.
+func refuse(c echo.Context, status int, message string) error {
 	h := c.Response().Header()
 	h.Set("Retry-After", RetryAfterSeconds)
 	h.Set("Cache-Control", "no-store")
-	if strings.HasPrefix(c.Request().URL.Path, "/api/") {
-		return c.JSONBlob(http.StatusServiceUnavailable, []byte(`{"error":"`+overloadedMessage+`"}`))
+	if c.Request().ContentLength != 0 {
+		// net/http would otherwise read the rest of an unread body before answering, to keep
+		// the connection: from a slow client, that is the wait being refused.
+		h.Set("Connection", "close")
 	}
-	return c.HTMLBlob(http.StatusServiceUnavailable, []byte(`<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Busy · Hindsight</title></head>`+
-		`<body><main><h1>Busy</h1><p>`+overloadedMessage+`</p></main></body></html>`))
+	if strings.HasPrefix(c.Request().URL.Path, "/api/") {
+		return c.JSONBlob(status, []byte(`{"error":"`+message+`"}`))
+	}
+	title := http.StatusText(status)
+	return c.HTMLBlob(status, []byte(`<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>`+title+` · Hindsight</title></head>`+
+		`<body><main><h1>`+title+`</h1><p>`+message+`</p></main></body></html>`))
 }

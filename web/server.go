@@ -38,6 +38,10 @@ type Deps struct {
 	// MaxInFlight caps the requests served at once; past it a request gets 503 with Retry-After
 	// at once. Zero means DefaultMaxInFlight, negative means no cap.
 	MaxInFlight int
+	// MaxInFlightPerAddress caps the requests one client address has in flight, bodies still
+	// arriving included; past it a request gets 429. Zero means DefaultMaxInFlightPerAddress,
+	// negative means no cap.
+	MaxInFlightPerAddress int
 	// PageCacheBytes bounds the rendered incident and list pages kept in memory (see
 	// handlers.Fragments). Zero means handlers.DefaultPageCacheBytes, negative keeps none.
 	PageCacheBytes int
@@ -58,6 +62,8 @@ func pageCacheBytes(n int) int {
 
 // BodyLimit is the largest request body accepted; larger ones get 413.
 const BodyLimit = "1M"
+
+const bodyLimitBytes = 1 << 20 // BodyLimit in bytes
 
 // Session lifetimes: a session ends after IdleTimeout without use, and after SessionLifetime
 // whatever happens.
@@ -112,11 +118,17 @@ func New(deps Deps) *echo.Echo {
 	e.Use(middleware.RequestID())
 	metrics := newMetrics(deps.Store, deps.Log)
 	e.Use(metrics.middleware)
+	e.Use(securityHeaders)
+	e.Use(privateByDefault)
+	// Slow clients are held apart from the work: one address may have only so many requests in
+	// flight, and a body is read whole, within its time and size, before the request takes one of
+	// the places limitInFlight counts.
+	e.Use(limitPerAddress(deps.MaxInFlightPerAddress))
+	e.Use(bodyLimits())
+	e.Use(readBodyFirst(BodyReadTimeout))
 	e.Use(limitInFlight(deps.MaxInFlight, deps.Log))
 	e.Use(requestLogger(deps.Log))
 	e.Use(middleware.Recover())
-	e.Use(securityHeaders)
-	e.Use(bodyLimits())
 	e.Use(sessionMemo)
 	e.Use(echo.WrapMiddleware(sessions.LoadAndSave))
 	e.Use(authenticate(h))
@@ -280,7 +292,7 @@ func errorHandler(log *slog.Logger) echo.HTTPErrorHandler {
 			}
 		}
 		if status >= 500 {
-			log.Error("request failed", "err", err, "path", c.Request().URL.Path,
+			log.Error("request failed", "err", err, "path", loggedPath(c),
 				"request_id", c.Response().Header().Get(echo.HeaderXRequestID))
 			if status == http.StatusInternalServerError {
 				message = "Something went wrong on our side; it has been logged."
@@ -312,11 +324,40 @@ func requestLogger(log *slog.Logger) echo.MiddlewareFunc {
 				c.Error(err)
 			}
 			req, res := c.Request(), c.Response()
-			log.Info("request", "method", req.Method, "path", req.URL.Path, "status", res.Status,
+			log.Info("request", "method", req.Method, "path", loggedPath(c), "route", c.Path(), "status", res.Status,
 				"duration_ms", float64(time.Since(start).Microseconds())/1000,
 				"request_id", res.Header().Get(echo.HeaderXRequestID), "ip", c.RealIP())
 			return nil
 		}
+	}
+}
+
+// secretParams are the path parameters that are keys: a feed's secret link works without
+// sign-in, so whoever reads the logs must not learn it.
+var secretParams = map[string]bool{"token": true}
+
+// loggedPath is the request's path with every secret path parameter replaced.
+func loggedPath(c echo.Context) string {
+	path := c.Request().URL.Path
+	for n, name := range c.ParamNames() {
+		if secretParams[name] {
+			if v := c.ParamValues(); n < len(v) && v[n] != "" {
+				path = strings.Replace(path, v[n], "REDACTED", 1)
+			}
+		}
+	}
+	return path
+}
+
+// privateByDefault marks every answer private and not to be stored, so a shared cache between a
+// signed-in person and the server keeps nothing of theirs. The public status routes set their own
+// public caching over it, and the static files are left to the browser.
+func privateByDefault(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if !strings.HasPrefix(c.Request().URL.Path, "/static/") {
+			c.Response().Header().Set("Cache-Control", "private, no-store")
+		}
+		return next(c)
 	}
 }
 

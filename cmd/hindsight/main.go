@@ -118,6 +118,7 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	tlsKey := fs.String("tls-key", "", "and this key file")
 	pageCacheMB := fs.Int("page-cache-mb", envInt("HINDSIGHT_PAGE_CACHE_MB", handlers.DefaultPageCacheBytes>>20), "megabytes of rendered incident and list pages kept in memory; -1 keeps none (env HINDSIGHT_PAGE_CACHE_MB)")
 	maxInFlight := fs.Int("max-in-flight", envInt("HINDSIGHT_MAX_IN_FLIGHT", web.DefaultMaxInFlight), "requests served at once; past it, 503 with Retry-After at once; -1 for no cap (env HINDSIGHT_MAX_IN_FLIGHT)")
+	maxPerAddress := fs.Int("max-in-flight-per-address", envInt("HINDSIGHT_MAX_IN_FLIGHT_PER_ADDRESS", web.DefaultMaxInFlightPerAddress), "requests one client address may have in flight, bodies still arriving included; past it, 429; -1 for no cap (env HINDSIGHT_MAX_IN_FLIGHT_PER_ADDRESS)")
 	pprofAddr := fs.String("pprof-addr", "", "serve Go's profiler (net/http/pprof) on this address, e.g. 127.0.0.1:6060; off when empty")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -149,7 +150,7 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	srv := &http.Server{
 		Handler: web.New(web.Deps{
 			Store: store, Log: log, SecureCookies: *secure || useTLS, TrustedProxies: trusted, BaseURL: url,
-			MaxInFlight: *maxInFlight, Warmed: warmed, Similar: similar, PageCacheBytes: *pageCacheMB << 20,
+			MaxInFlight: *maxInFlight, MaxInFlightPerAddress: *maxPerAddress, Warmed: warmed, Similar: similar, PageCacheBytes: *pageCacheMB << 20,
 		}),
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       30 * time.Second,
