@@ -31,7 +31,13 @@ func (h *Handlers) Login(c echo.Context) error {
 		view.Error = "Too many failed sign-ins. Try again in " + strconv.Itoa((seconds+59)/60) + " minutes."
 		return h.renderLogin(c, http.StatusTooManyRequests, view)
 	}
-	user, err := h.Store.Authenticate(ctx, email, c.FormValue("password"))
+	password := c.FormValue("password")
+	if len(password) > models.PasswordMax {
+		// No account can have it, so nothing is guessed and nothing is counted.
+		view.PasswordError = models.PasswordTooLong
+		return h.renderLogin(c, http.StatusUnprocessableEntity, view)
+	}
+	user, err := h.Store.Authenticate(ctx, email, password)
 	if errors.Is(err, models.ErrBadCredentials) {
 		if err := h.Store.RecordLoginFailure(ctx, email, ip); err != nil {
 			return err

@@ -43,7 +43,7 @@ func userCommand(ctx context.Context, args []string, stdin io.Reader, stdout io.
 	switch args[0] {
 	case "create":
 		in := models.UserInput{Email: *email, Name: *name, Role: *role, Password: password}
-		if errs := models.Validate(in); len(errs) > 0 {
+		if errs := models.ValidateUser(in); len(errs) > 0 {
 			return errs
 		}
 		u, err := store.CreateUser(ctx, in)
@@ -53,8 +53,8 @@ func userCommand(ctx context.Context, args []string, stdin io.Reader, stdout io.
 		fmt.Fprintf(stdout, "created %s (%s)\n", u.Email, u.Role)
 		return nil
 	case "reset-password":
-		if errs := models.Validate(models.UserInput{Email: *email, Role: models.RoleViewer, Password: password}); errs.For("password") != "" {
-			return fmt.Errorf("password: %s", errs.For("password"))
+		if msg := models.PasswordProblem(password); msg != "" {
+			return fmt.Errorf("password: %s", msg)
 		}
 		u, err := store.UserByEmail(ctx, *email)
 		if err != nil {
