@@ -13,8 +13,10 @@ import (
 	"hindsight/templates"
 )
 
-// Login signs a user in. Failures are counted per account and per address; past the limit the
-// answer is 429 with Retry-After until the oldest failure leaves the window.
+// Login signs a user in. Failures are counted per account and address and per address (see
+// models.LoginBlockedFor), never per account alone, so failing from elsewhere cannot lock the
+// owner out; past a limit the answer is 429 with Retry-After until enough failures leave the
+// window.
 func (h *Handlers) Login(c echo.Context) error {
 	ctx := c.Request().Context()
 	email := strings.TrimSpace(c.FormValue("email"))
