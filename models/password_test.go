@@ -60,10 +60,10 @@ func TestPasswordHashes(t *testing.T) {
 			t.Errorf("76 bytes against a plain bcrypt hash of their first 72: %v", err)
 		}
 
-		if _, err := s.SetPassword(ctx, u.ID, strings.Repeat("x", models.PasswordMax+1)); !errors.Is(err, models.ErrPasswordTooLong) {
+		if _, err := s.SetPassword(ctx, u.ID, strings.Repeat("x", models.PasswordMax+1), models.KeepTokens); !errors.Is(err, models.ErrPasswordTooLong) {
 			t.Errorf("setting %d bytes: %v", models.PasswordMax+1, err)
 		}
-		if _, err := s.SetPassword(ctx, u.ID, strings.Repeat("é", models.PasswordMax/2)); err != nil {
+		if _, err := s.SetPassword(ctx, u.ID, strings.Repeat("é", models.PasswordMax/2), models.KeepTokens); err != nil {
 			t.Errorf("setting %d bytes: %v", models.PasswordMax, err)
 		}
 	})

@@ -252,17 +252,36 @@ func (s *Store) Authenticate(ctx context.Context, email, password string) (*User
 	return u, nil
 }
 
+// TokenPolicy says what a new password does to the user's API tokens.
+type TokenPolicy int
+
+const (
+	// RevokeTokens ends them: a password is reset because it may be known to someone else, who
+	// may have made a token with it.
+	RevokeTokens TokenPolicy = iota
+	// KeepTokens leaves them working, for an operator who knows they are safe.
+	KeepTokens
+)
+
+// PasswordSet is what setting a password ended besides the old password.
+type PasswordSet struct {
+	Epoch         int   // the new session epoch, for the session that made the change
+	RevokedTokens int64 // how many live API tokens were revoked
+}
+
 // SetPassword replaces a user's password and bumps their session epoch, which ends every other
-// session they have. It returns the new epoch, for the session that made the change.
-func (s *Store) SetPassword(ctx context.Context, userID int64, password string) (int, error) {
+// session they have; unless told to keep them, it revokes their API tokens in the same
+// transaction.
+func (s *Store) SetPassword(ctx context.Context, userID int64, password string, tokens TokenPolicy) (PasswordSet, error) {
 	hash, err := hashPassword(password)
 	if err != nil {
-		return 0, err
+		return PasswordSet{}, err
 	}
-	var epoch int
+	var set PasswordSet
 	err = s.write.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		now := time.Now().UTC()
 		res := tx.Model(&User{}).Where("id = ?", userID).Updates(map[string]any{
-			"password_hash": hash, "session_epoch": gorm.Expr("session_epoch + 1"), "updated_at": time.Now().UTC(),
+			"password_hash": hash, "session_epoch": gorm.Expr("session_epoch + 1"), "updated_at": now,
 		})
 		if res.Error != nil {
 			return res.Error
@@ -270,12 +289,19 @@ func (s *Store) SetPassword(ctx context.Context, userID int64, password string) 
 		if res.RowsAffected == 0 {
 			return fmt.Errorf("user %d: %w", userID, ErrNotFound)
 		}
-		return tx.Model(&User{}).Where("id = ?", userID).Pluck("session_epoch", &epoch).Error
+		if tokens == RevokeTokens {
+			res := tx.Model(&APIToken{}).Where("user_id = ? AND revoked_at IS NULL", userID).Update("revoked_at", now)
+			if res.Error != nil {
+				return res.Error
+			}
+			set.RevokedTokens = res.RowsAffected
+		}
+		return tx.Model(&User{}).Where("id = ?", userID).Pluck("session_epoch", &set.Epoch).Error
 	})
 	if err != nil {
-		return 0, fmt.Errorf("set password: %w", err)
+		return PasswordSet{}, fmt.Errorf("set password: %w", err)
 	}
-	return epoch, nil
+	return set, nil
 }
 
 // SetRole changes a user's role.

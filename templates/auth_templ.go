@@ -437,7 +437,7 @@ func AccountPage(v AccountView) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 29, " <section aria-labelledby=\"password-h\" class=\"narrow-section\"><h2 id=\"password-h\">Change password</h2><p class=\"hint\">Changing it signs you out everywhere else.</p><form method=\"post\" action=\"/account/password\" class=\"stack\" novalidate>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 29, " <section aria-labelledby=\"password-h\" class=\"narrow-section\"><h2 id=\"password-h\">Change password</h2><p class=\"hint\">Changing it signs you out everywhere else and revokes your API tokens.</p><form method=\"post\" action=\"/account/password\" class=\"stack\" novalidate>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
