@@ -13,8 +13,10 @@ import (
 	"hindsight/templates"
 )
 
-// Login signs a user in. Failures are counted per account and per address; past the limit the
-// answer is 429 with Retry-After until the oldest failure leaves the window.
+// Login signs a user in. Failures are counted per account and address and per address (see
+// models.LoginBlockedFor), never per account alone, so failing from elsewhere cannot lock the
+// owner out; past a limit the answer is 429 with Retry-After until enough failures leave the
+// window.
 func (h *Handlers) Login(c echo.Context) error {
 	ctx := c.Request().Context()
 	email := strings.TrimSpace(c.FormValue("email"))
@@ -31,7 +33,13 @@ func (h *Handlers) Login(c echo.Context) error {
 		view.Error = "Too many failed sign-ins. Try again in " + strconv.Itoa((seconds+59)/60) + " minutes."
 		return h.renderLogin(c, http.StatusTooManyRequests, view)
 	}
-	user, err := h.Store.Authenticate(ctx, email, c.FormValue("password"))
+	password := c.FormValue("password")
+	if len(password) > models.PasswordMax {
+		// No account can have it, so nothing is guessed and nothing is counted.
+		view.PasswordError = models.PasswordTooLong
+		return h.renderLogin(c, http.StatusUnprocessableEntity, view)
+	}
+	user, err := h.Store.Authenticate(ctx, email, password)
 	if errors.Is(err, models.ErrBadCredentials) {
 		if err := h.Store.RecordLoginFailure(ctx, email, ip); err != nil {
 			return err

@@ -31,10 +31,5 @@ func (h *Handlers) withCSRF(c echo.Context) {
 	c.SetRequest(req.WithContext(templates.WithPageContext(req.Context(), pc)))
 }
 
-// safeNext keeps a post-login redirect on this site.
-func safeNext(next string) string {
-	if len(next) < 1 || next[0] != '/' || (len(next) > 1 && (next[1] == '/' || next[1] == '\\')) {
-		return "/incidents"
-	}
-	return next
-}
+// safeNext is where to go after signing in: next when it is a path on this server, else home.
+func safeNext(next string) string { return localPath(next, "/") }

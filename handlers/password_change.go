@@ -11,7 +11,8 @@ import (
 )
 
 // PasswordChange sets a new password after checking the current one. It ends the user's other
-// sessions and keeps this one.
+// sessions, keeping this one, and revokes their API tokens: whoever may have known the old
+// password may also have made a token with it.
 func (h *Handlers) PasswordChange(c echo.Context) error {
 	ctx := c.Request().Context()
 	user := CurrentUser(c)
@@ -28,14 +29,24 @@ func (h *Handlers) PasswordChange(c echo.Context) error {
 	if len(errs) > 0 {
 		return h.renderAccount(c, http.StatusUnprocessableEntity, templates.AccountView{PasswordErrors: errs})
 	}
-	epoch, err := h.Store.SetPassword(ctx, user.ID, in.Password)
+	set, err := h.Store.SetPassword(ctx, user.ID, in.Password, models.RevokeTokens)
 	if err != nil {
 		return err
 	}
-	user.SessionEpoch = epoch
+	user.SessionEpoch = set.Epoch
 	if err := h.startSession(c, user); err != nil {
 		return err
 	}
-	h.Sessions.Put(ctx, "flash", "Password changed. Your other sessions have ended.")
+	h.Sessions.Put(ctx, "flash", passwordChangedFlash(set.RevokedTokens))
 	return seeOther(c, "/account")
+}
+
+func passwordChangedFlash(revoked int64) string {
+	switch revoked {
+	case 0:
+		return "Password changed. Your other sessions have ended."
+	case 1:
+		return "Password changed. Your other sessions have ended and your 1 API token was revoked: create a new one below where you still need it."
+	}
+	return "Password changed. Your other sessions have ended and your " + itoa(revoked) + " API tokens were revoked: create new ones below where you still need them."
 }

@@ -76,7 +76,7 @@ func newAccountInput(form url.Values, email, role string) (models.UserInput, mod
 		Email: strings.TrimSpace(email), Name: strings.TrimSpace(form.Get("name")),
 		Role: role, Password: form.Get("password"),
 	}
-	errs := models.Validate(in)
+	errs := models.ValidateUser(in)
 	if in.Password != form.Get("password_confirm") && errs.For("password") == "" {
 		errs.Add("password_confirm", "The two passwords differ.")
 	}

@@ -6,12 +6,24 @@ import (
 	"time"
 )
 
-// Login throttling: after LoginFailureLimit failures within LoginFailureWindow, for one account or
-// from one address, further attempts are refused until the oldest failure leaves the window. The
-// failures live in the database so that every server process sees the same count.
+// Login throttling. Failures are counted within LoginFailureWindow, three ways:
+//
+//   - per account and address: LoginFailureLimit failures for one account from one address stop
+//     that address trying that account;
+//   - per address: LoginAddressFailureLimit failures from one address, whatever the accounts,
+//     stop that address trying any;
+//   - per account: past LoginAccountFailureLimit failures for one account from all addresses
+//     together, each address that has failed for it at all is stopped trying it.
+//
+// No count is per account alone, so nobody can lock an owner out by failing from elsewhere: an
+// address with no failures of its own always gets to try. Each refusal lasts until enough
+// failures leave the window. The failures live in the database so that every server process
+// sees the same counts.
 const (
-	LoginFailureLimit  = 10
-	LoginFailureWindow = 15 * time.Minute
+	LoginFailureLimit        = 10
+	LoginAddressFailureLimit = 30
+	LoginAccountFailureLimit = 100
+	LoginFailureWindow       = 15 * time.Minute
 )
 
 type loginFailure struct {
@@ -32,25 +44,51 @@ func (s *Store) RecordLoginFailure(ctx context.Context, email, ip string) error 
 	return nil
 }
 
-// LoginBlockedFor says how long sign-ins for this email or from this address must wait; zero
-// means they may go ahead.
+// LoginBlockedFor says how long sign-ins for this email from this address must wait; zero means
+// they may go ahead.
 func (s *Store) LoginBlockedFor(ctx context.Context, email, ip string) (time.Duration, error) {
 	now := time.Now().UTC()
-	since := now.Add(-LoginFailureWindow)
-	var wait time.Duration
-	for _, where := range []struct{ column, value string }{{"email", NormalizeEmail(email)}, {"ip", ip}} {
-		var times []time.Time
-		err := s.read.WithContext(ctx).Model(&loginFailure{}).Where(where.column+" = ? AND at > ?", where.value, since).
-			Order("at DESC").Limit(LoginFailureLimit).Pluck("at", &times).Error
-		if err != nil {
-			return 0, fmt.Errorf("count login failures: %w", err)
-		}
-		if len(times) >= LoginFailureLimit {
-			// The oldest of the last LoginFailureLimit failures decides when one slot frees up.
-			if w := times[len(times)-1].Add(LoginFailureWindow).Sub(now); w > wait {
-				wait = w
-			}
-		}
+	email = NormalizeEmail(email)
+	address, err := s.recentFailures(ctx, now, "ip = ?", LoginAddressFailureLimit, ip)
+	if err != nil {
+		return 0, err
+	}
+	wait := freedAfter(now, address, LoginAddressFailureLimit)
+	pair, err := s.recentFailures(ctx, now, "email = ? AND ip = ?", LoginFailureLimit, email, ip)
+	if err != nil || len(pair) == 0 {
+		// An address without failures for this account is never stopped on the account's behalf.
+		return wait, err
+	}
+	wait = max(wait, freedAfter(now, pair, LoginFailureLimit))
+	account, err := s.recentFailures(ctx, now, "email = ?", LoginAccountFailureLimit, email)
+	if err != nil {
+		return 0, err
+	}
+	if w := freedAfter(now, account, LoginAccountFailureLimit); w > 0 {
+		// Under a wide attack this address may try again once the account's count drops below the
+		// limit, or once its own last failure for the account leaves the window.
+		wait = max(wait, min(w, pair[0].Add(LoginFailureWindow).Sub(now)))
 	}
 	return wait, nil
+}
+
+// recentFailures returns the times of the newest failures matching where, at most limit of them,
+// newest first.
+func (s *Store) recentFailures(ctx context.Context, now time.Time, where string, limit int, args ...any) ([]time.Time, error) {
+	var times []time.Time
+	err := s.read.WithContext(ctx).Model(&loginFailure{}).Where(where+" AND at > ?", append(args, now.Add(-LoginFailureWindow))...).
+		Order("at DESC").Limit(limit).Pluck("at", &times).Error
+	if err != nil {
+		return nil, fmt.Errorf("count login failures: %w", err)
+	}
+	return times, nil
+}
+
+// freedAfter says how long until fewer than limit of these failures, newest first, are within the
+// window: the oldest of the last limit failures decides when a slot frees up.
+func freedAfter(now time.Time, times []time.Time, limit int) time.Duration {
+	if len(times) < limit {
+		return 0
+	}
+	return max(0, times[limit-1].Add(LoginFailureWindow).Sub(now))
 }

@@ -14,6 +14,10 @@ import (
 // TokenPrefix starts every API token, so a leaked one is easy to recognise and search for.
 const TokenPrefix = "hs_"
 
+// TokenUseInterval is how stale a token's last use may get before a request through it records
+// the use again.
+const TokenUseInterval = time.Minute
+
 // APIToken is a credential for the JSON API. Only its hash is stored.
 type APIToken struct {
 	ID         int64
@@ -54,8 +58,13 @@ func (s *Store) UserByToken(ctx context.Context, secret string) (*User, error) {
 	}
 	now := time.Now().UTC()
 	// Record use at most once a minute: a busy client should not turn every read into a write.
-	if tok.LastUsedAt == nil || now.Sub(*tok.LastUsedAt) > time.Minute {
-		if err := s.write.WithContext(ctx).Model(&APIToken{}).Where("id = ?", tok.ID).Update("last_used_at", now).Error; err != nil {
+	// The condition is checked again in the update, so several server processes reading the same
+	// old value still write once.
+	if tok.LastUsedAt == nil || now.Sub(*tok.LastUsedAt) > TokenUseInterval {
+		err := s.write.WithContext(ctx).Model(&APIToken{}).
+			Where("id = ? AND (last_used_at IS NULL OR last_used_at < ?)", tok.ID, now.Add(-TokenUseInterval)).
+			Update("last_used_at", now).Error
+		if err != nil {
 			return nil, fmt.Errorf("note token use: %w", err)
 		}
 	}

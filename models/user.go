@@ -2,11 +2,15 @@ package models
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"net/mail"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"golang.org/x/crypto/bcrypt"
 	"gorm.io/gorm"
@@ -34,12 +38,33 @@ func RoleRank(role string) int {
 
 // Errors of the account rules.
 var (
-	ErrBadCredentials = errors.New("email or password is wrong")
-	ErrEmailTaken     = errors.New("an account with this email exists")
+	ErrBadCredentials  = errors.New("email or password is wrong")
+	ErrEmailTaken      = errors.New("an account with this email exists")
+	ErrPasswordTooLong = errors.New("password longer than PasswordMax bytes")
 )
 
-// PasswordMin is the shortest password accepted.
-const PasswordMin = 12
+// PasswordMin is the shortest password accepted, in characters; PasswordMax the longest, in
+// bytes, which is what hashing one costs. A passphrase of a few dozen words fits.
+const (
+	PasswordMin = 12
+	PasswordMax = 1024
+)
+
+// PasswordTooLong is the message beside a password field holding more than PasswordMax bytes.
+var PasswordTooLong = fmt.Sprintf("Must be at most %d bytes.", PasswordMax)
+
+// PasswordProblem says what is wrong with a new password, or "" when it may be set.
+func PasswordProblem(password string) string {
+	switch {
+	case password == "":
+		return "This field is required."
+	case utf8.RuneCountInString(password) < PasswordMin:
+		return fmt.Sprintf("Must be at least %d characters.", PasswordMin)
+	case len(password) > PasswordMax:
+		return PasswordTooLong
+	}
+	return ""
+}
 
 // User is a person who signs in.
 type User struct {
@@ -69,7 +94,16 @@ type UserInput struct {
 	Email    string `json:"email" validate:"required,max=254,email"`
 	Name     string `json:"name" validate:"max=200"`
 	Role     string `json:"role" validate:"required,oneof=viewer responder admin"`
-	Password string `json:"password" validate:"required,min=12,max=200"`
+	Password string `json:"password"` // checked by PasswordProblem, in ValidateUser
+}
+
+// ValidateUser checks a new account's fields, the password included.
+func ValidateUser(in UserInput) FieldErrors {
+	errs := Validate(in)
+	if msg := PasswordProblem(in.Password); msg != "" {
+		errs.Add("password", msg)
+	}
+	return errs
 }
 
 // NormalizeEmail lowercases and trims an address so one person has one account.
@@ -78,9 +112,50 @@ func NormalizeEmail(email string) string { return strings.ToLower(strings.TrimSp
 // bcryptCost is bcrypt's default: about 50 ms a check on a small server.
 const bcryptCost = bcrypt.DefaultCost
 
+// Password hashes. bcrypt reads only the first 72 bytes of what it hashes, and x/crypto refuses
+// to hash more, so a new hash is bcrypt over an HMAC-SHA256 of the whole password (44 bytes once
+// in base64), marked with prehashedBcrypt. A stored hash without the mark is plain bcrypt of the
+// password, from before, and still verifies. The HMAC key is not a secret: it only keeps these
+// digests apart from plain SHA-256 ones of the same password found elsewhere.
+const (
+	prehashedBcrypt = "hmac-sha256+bcrypt:"
+	prehashKey      = "hindsight password v2"
+	bcryptMaxBytes  = 72
+)
+
+func prehash(password string) []byte {
+	mac := hmac.New(sha256.New, []byte(prehashKey))
+	mac.Write([]byte(password))
+	return []byte(base64.StdEncoding.EncodeToString(mac.Sum(nil)))
+}
+
+// hashPassword hashes a new password in the current scheme.
+func hashPassword(password string) (string, error) {
+	if len(password) > PasswordMax {
+		return "", fmt.Errorf("hash password of %d bytes: %w", len(password), ErrPasswordTooLong)
+	}
+	hash, err := bcrypt.GenerateFromPassword(prehash(password), bcryptCost)
+	if err != nil {
+		return "", fmt.Errorf("hash password: %w", err)
+	}
+	return prehashedBcrypt + string(hash), nil
+}
+
+// passwordMatches checks a password against a stored hash of either scheme, with the same work
+// for a match and a mismatch.
+func passwordMatches(stored, password string) bool {
+	if hash, ok := strings.CutPrefix(stored, prehashedBcrypt); ok {
+		return bcrypt.CompareHashAndPassword([]byte(hash), prehash(password)) == nil
+	}
+	// A plain bcrypt hash was made from at most 72 bytes; bcrypt would ignore what follows them,
+	// so a longer password is never the one it was made from.
+	same := bcrypt.CompareHashAndPassword([]byte(stored), []byte(password)) == nil
+	return same && len(password) <= bcryptMaxBytes
+}
+
 // dummyHash is compared against when the email is unknown, so that a wrong email takes as long
 // as a wrong password and the response time does not reveal which accounts exist.
-var dummyHash, _ = bcrypt.GenerateFromPassword([]byte("hindsight-no-such-user"), bcryptCost)
+var dummyHash, _ = hashPassword("hindsight-no-such-user")
 
 // CountUsers returns how many accounts exist.
 func (s *Store) CountUsers(ctx context.Context) (int64, error) {
@@ -97,14 +172,14 @@ func (s *Store) CreateUser(ctx context.Context, in UserInput) (*User, error) {
 }
 
 func createUser(db *gorm.DB, in UserInput) (*User, error) {
-	hash, err := bcrypt.GenerateFromPassword([]byte(in.Password), bcryptCost)
+	hash, err := hashPassword(in.Password)
 	if err != nil {
-		return nil, fmt.Errorf("hash password: %w", err)
+		return nil, err
 	}
 	if _, err := mail.ParseAddress(in.Email); err != nil {
 		return nil, fmt.Errorf("email %q: %w", in.Email, err)
 	}
-	u := User{Email: NormalizeEmail(in.Email), Name: strings.TrimSpace(in.Name), PasswordHash: string(hash), Role: in.Role, SessionEpoch: 1}
+	u := User{Email: NormalizeEmail(in.Email), Name: strings.TrimSpace(in.Name), PasswordHash: hash, Role: in.Role, SessionEpoch: 1}
 	if err := db.Create(&u).Error; err != nil {
 		if errors.Is(err, gorm.ErrDuplicatedKey) {
 			return nil, fmt.Errorf("create user %s: %w", u.Email, ErrEmailTaken)
@@ -166,28 +241,47 @@ func (s *Store) Authenticate(ctx context.Context, email, password string) (*User
 	u, err := s.UserByEmail(ctx, email)
 	if err != nil {
 		if errors.Is(err, ErrNotFound) {
-			_ = bcrypt.CompareHashAndPassword(dummyHash, []byte(password))
+			_ = passwordMatches(dummyHash, password)
 			return nil, ErrBadCredentials
 		}
 		return nil, err
 	}
-	if bcrypt.CompareHashAndPassword([]byte(u.PasswordHash), []byte(password)) != nil {
+	if !passwordMatches(u.PasswordHash, password) {
 		return nil, ErrBadCredentials
 	}
 	return u, nil
 }
 
+// TokenPolicy says what a new password does to the user's API tokens.
+type TokenPolicy int
+
+const (
+	// RevokeTokens ends them: a password is reset because it may be known to someone else, who
+	// may have made a token with it.
+	RevokeTokens TokenPolicy = iota
+	// KeepTokens leaves them working, for an operator who knows they are safe.
+	KeepTokens
+)
+
+// PasswordSet is what setting a password ended besides the old password.
+type PasswordSet struct {
+	Epoch         int   // the new session epoch, for the session that made the change
+	RevokedTokens int64 // how many live API tokens were revoked
+}
+
 // SetPassword replaces a user's password and bumps their session epoch, which ends every other
-// session they have. It returns the new epoch, for the session that made the change.
-func (s *Store) SetPassword(ctx context.Context, userID int64, password string) (int, error) {
-	hash, err := bcrypt.GenerateFromPassword([]byte(password), bcryptCost)
+// session they have; unless told to keep them, it revokes their API tokens in the same
+// transaction.
+func (s *Store) SetPassword(ctx context.Context, userID int64, password string, tokens TokenPolicy) (PasswordSet, error) {
+	hash, err := hashPassword(password)
 	if err != nil {
-		return 0, fmt.Errorf("hash password: %w", err)
+		return PasswordSet{}, err
 	}
-	var epoch int
+	var set PasswordSet
 	err = s.write.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		now := time.Now().UTC()
 		res := tx.Model(&User{}).Where("id = ?", userID).Updates(map[string]any{
-			"password_hash": string(hash), "session_epoch": gorm.Expr("session_epoch + 1"), "updated_at": time.Now().UTC(),
+			"password_hash": hash, "session_epoch": gorm.Expr("session_epoch + 1"), "updated_at": now,
 		})
 		if res.Error != nil {
 			return res.Error
@@ -195,12 +289,19 @@ func (s *Store) SetPassword(ctx context.Context, userID int64, password string) 
 		if res.RowsAffected == 0 {
 			return fmt.Errorf("user %d: %w", userID, ErrNotFound)
 		}
-		return tx.Model(&User{}).Where("id = ?", userID).Pluck("session_epoch", &epoch).Error
+		if tokens == RevokeTokens {
+			res := tx.Model(&APIToken{}).Where("user_id = ? AND revoked_at IS NULL", userID).Update("revoked_at", now)
+			if res.Error != nil {
+				return res.Error
+			}
+			set.RevokedTokens = res.RowsAffected
+		}
+		return tx.Model(&User{}).Where("id = ?", userID).Pluck("session_epoch", &set.Epoch).Error
 	})
 	if err != nil {
-		return 0, fmt.Errorf("set password: %w", err)
+		return PasswordSet{}, fmt.Errorf("set password: %w", err)
 	}
-	return epoch, nil
+	return set, nil
 }
 
 // SetRole changes a user's role.

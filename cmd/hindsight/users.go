@@ -24,6 +24,7 @@ func userCommand(ctx context.Context, args []string, stdin io.Reader, stdout io.
 	email := fs.String("email", "", "the account's email")
 	role := fs.String("role", models.RoleResponder, "viewer, responder or admin (create only)")
 	name := fs.String("name", "", "the person's name (create only)")
+	keepTokens := fs.Bool("keep-tokens", false, "keep the user's API tokens working (reset-password only; they are revoked by default)")
 	database := databaseFlag(fs)
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
@@ -43,7 +44,7 @@ func userCommand(ctx context.Context, args []string, stdin io.Reader, stdout io.
 	switch args[0] {
 	case "create":
 		in := models.UserInput{Email: *email, Name: *name, Role: *role, Password: password}
-		if errs := models.Validate(in); len(errs) > 0 {
+		if errs := models.ValidateUser(in); len(errs) > 0 {
 			return errs
 		}
 		u, err := store.CreateUser(ctx, in)
@@ -53,17 +54,31 @@ func userCommand(ctx context.Context, args []string, stdin io.Reader, stdout io.
 		fmt.Fprintf(stdout, "created %s (%s)\n", u.Email, u.Role)
 		return nil
 	case "reset-password":
-		if errs := models.Validate(models.UserInput{Email: *email, Role: models.RoleViewer, Password: password}); errs.For("password") != "" {
-			return fmt.Errorf("password: %s", errs.For("password"))
+		if msg := models.PasswordProblem(password); msg != "" {
+			return fmt.Errorf("password: %s", msg)
 		}
 		u, err := store.UserByEmail(ctx, *email)
 		if err != nil {
 			return err
 		}
-		if _, err := store.SetPassword(ctx, u.ID, password); err != nil {
+		tokens := models.RevokeTokens
+		if *keepTokens {
+			tokens = models.KeepTokens
+		}
+		set, err := store.SetPassword(ctx, u.ID, password, tokens)
+		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "password of %s reset; their sessions have ended\n", u.Email)
+		switch {
+		case *keepTokens:
+			fmt.Fprintf(stdout, "password of %s reset; their sessions have ended; their API tokens were kept\n", u.Email)
+		case set.RevokedTokens == 0:
+			fmt.Fprintf(stdout, "password of %s reset; their sessions have ended; they had no API tokens\n", u.Email)
+		case set.RevokedTokens == 1:
+			fmt.Fprintf(stdout, "password of %s reset; their sessions have ended and their 1 API token was revoked\n", u.Email)
+		default:
+			fmt.Fprintf(stdout, "password of %s reset; their sessions have ended and their %d API tokens were revoked\n", u.Email, set.RevokedTokens)
+		}
 		return nil
 	}
 	return fmt.Errorf("unknown user command %q; use create or reset-password", args[0])
