@@ -18,7 +18,10 @@ func (h *Handlers) CalendarFeedCreate(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	base := siteBase(c)
+	base, err := h.siteBase(c.Request().Context())
+	if err != nil {
+		return err
+	}
 	h.Sessions.Put(c.Request().Context(), "flash", "Feed links for "+owner+" (shown only now): calendar "+base+"/feeds/"+secret+"/calendar.ics · changes "+base+"/feeds/"+secret+"/follow-ups.atom")
 	return seeOther(c, "/account#feeds")
 }

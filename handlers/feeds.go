@@ -1,9 +1,13 @@
 package handlers
 
 import (
+	"context"
+	"encoding/xml"
 	"errors"
 	"fmt"
+	"html"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -33,7 +37,10 @@ func (h *Handlers) FeedCalendar(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	base := siteBase(c)
+	base, err := h.siteBase(c.Request().Context())
+	if err != nil {
+		return err
+	}
 	var b strings.Builder
 	line := func(s string) { b.WriteString(foldICS(s)) }
 	line("BEGIN:VCALENDAR")
@@ -94,44 +101,61 @@ func (h *Handlers) FeedAtom(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return h.atom(c, feed.Owner, "Follow-up changes for "+feed.Owner)
+	return h.followUpAtom(c, feed.Owner, "/feeds/"+url.PathEscape(c.Param("token"))+"/follow-ups.atom")
 }
 
 // FollowUpAtom serves the latest changes to every follow-up as Atom, for signed-in readers.
 func (h *Handlers) FollowUpAtom(c echo.Context) error {
-	return h.atom(c, "", "Follow-up changes")
+	return h.followUpAtom(c, "", "/follow-ups/feed.atom")
 }
 
-func (h *Handlers) atom(c echo.Context, owner, title string) error {
-	entries, err := h.Store.FollowUpChanges(c.Request().Context(), owner, 50)
+// followUpAtom writes the follow-up changes of one owner, or of everyone, as Atom. Each owner's
+// feed has its own id, the address of the list it follows; each change is an entry whose id is
+// the follow-up's address and the change's number, the same in every feed that carries it.
+func (h *Handlers) followUpAtom(c echo.Context, owner, selfPath string) error {
+	ctx := c.Request().Context()
+	entries, err := h.Store.FollowUpChanges(ctx, owner, 50)
 	if err != nil {
 		return err
 	}
-	base := siteBase(c)
-	f := &feeds.Feed{Title: title, Link: &feeds.Link{Href: base + "/follow-ups"}, Id: base + "/follow-ups", Updated: time.Now().UTC()}
+	base, err := h.siteBase(ctx)
+	if err != nil {
+		return err
+	}
+	list, title := base+"/follow-ups", "Follow-up changes"
+	if owner != "" {
+		list, title = base+"/follow-ups?"+url.Values{"owner": {owner}}.Encode(), "Follow-up changes for "+owner
+	}
+	feed := newAtomFeed(title, list, list, base+selfPath, &feeds.AtomAuthor{AtomPerson: feeds.AtomPerson{Name: "Hindsight", Uri: base + "/"}})
+	feed.Updated = atomTime(time.Now())
 	if len(entries) > 0 {
-		f.Updated = entries[0].At
+		feed.Updated = atomTime(entries[0].At)
 	}
 	for _, e := range entries {
-		var parts []string
+		var summary strings.Builder
+		summary.WriteString("<ul>")
 		for _, ch := range e.ChangeList() {
-			parts = append(parts, fmt.Sprintf("%s: %v → %v", ch.Field, changeText(ch.Before), changeText(ch.After)))
+			// The values are the user's text, shown as text: a reader renders type="html".
+			fmt.Fprintf(&summary, "<li>%s: %s → %s</li>", html.EscapeString(ch.Field), html.EscapeString(changeText(ch.Before)), html.EscapeString(changeText(ch.After)))
 		}
-		f.Items = append(f.Items, &feeds.Item{
-			Title:       fmt.Sprintf("%s %s", e.Actor, templates.HistoryAction(e)),
-			Link:        &feeds.Link{Href: fmt.Sprintf("%s/follow-ups/%d", base, e.EntityID)},
-			Id:          fmt.Sprintf("%s/follow-ups/%d#change-%d", base, e.EntityID, e.ID),
-			Author:      &feeds.Author{Name: e.Actor},
-			Updated:     e.At,
-			Created:     e.At,
-			Description: strings.Join(parts, "\n"),
+		summary.WriteString("</ul>")
+		at := atomTime(e.At)
+		page := fmt.Sprintf("%s/follow-ups/%d", base, e.EntityID)
+		feed.Entries = append(feed.Entries, &feeds.AtomEntry{
+			Title:     fmt.Sprintf("%s %s", e.Actor, templates.HistoryAction(e)),
+			Id:        fmt.Sprintf("%s#change-%d", page, e.ID),
+			Links:     []feeds.AtomLink{{Href: page, Rel: "alternate", Type: "text/html"}},
+			Updated:   at,
+			Published: at,
+			Author:    &feeds.AtomAuthor{AtomPerson: feeds.AtomPerson{Name: e.Actor}},
+			Summary:   &feeds.AtomSummary{Content: summary.String(), Type: "html"},
 		})
 	}
-	atom, err := f.ToAtom()
+	body, err := feed.marshal()
 	if err != nil {
 		return err
 	}
-	return c.Blob(http.StatusOK, "application/atom+xml; charset=utf-8", []byte(atom))
+	return c.Blob(http.StatusOK, "application/atom+xml; charset=utf-8", body)
 }
 
 func changeText(v any) string {
@@ -140,12 +164,65 @@ func changeText(v any) string {
 	}
 	s := fmt.Sprint(v)
 	if len(s) > 120 {
-		s = s[:120] + "…"
+		s = strings.ToValidUTF8(s[:120], "") + "…"
 	}
 	return s
 }
 
-// siteBase is the scheme and host the request came to, for absolute links in feeds.
-func siteBase(c echo.Context) string {
-	return c.Scheme() + "://" + c.Request().Host
+// atomFeed is an Atom feed document (RFC 4287). gorilla/feeds' own feed type writes a single
+// link and takes the feed's id from it, so a feed could carry neither its rel="self" link nor
+// an id of its own; its entry, link and person types are used as they are.
+type atomFeed struct {
+	XMLName  xml.Name `xml:"http://www.w3.org/2005/Atom feed"`
+	Title    string   `xml:"title"`
+	Subtitle string   `xml:"subtitle,omitempty"`
+	ID       string   `xml:"id"`
+	Updated  string   `xml:"updated"`
+	Links    []feeds.AtomLink
+	Author   *feeds.AtomAuthor
+	Entries  []*feeds.AtomEntry
+}
+
+// newAtomFeed starts a feed with its id, the page it stands for and its own address.
+func newAtomFeed(title, id, alternate, self string, author *feeds.AtomAuthor) *atomFeed {
+	return &atomFeed{Title: title, ID: id, Author: author, Links: []feeds.AtomLink{
+		{Href: alternate, Rel: "alternate", Type: "text/html"},
+		{Href: self, Rel: "self", Type: "application/atom+xml"},
+	}}
+}
+
+func (f *atomFeed) marshal() ([]byte, error) {
+	body, err := xml.MarshalIndent(f, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append([]byte(xml.Header), body...), nil
+}
+
+func atomTime(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+
+// defaultBaseURL is the base URL when neither the settings page nor the server names one: what
+// a server started on the default address announces.
+const defaultBaseURL = "http://localhost:8080"
+
+// baseURL is where people reach Hindsight, for every absolute link, feed id and entry id: the
+// settings page's base URL when an admin saved one, else the server's --base-url
+// (HINDSIGHT_BASE_URL), else defaultBaseURL. Never the request's Host or X-Forwarded-* headers,
+// which the client chooses.
+func (h *Handlers) baseURL(settings models.StatusSettings) string {
+	for _, base := range []string{settings.BaseURL, h.BaseURL} {
+		if base = models.NormalBaseURL(base); base != "" {
+			return base
+		}
+	}
+	return defaultBaseURL
+}
+
+// siteBase reads the settings for baseURL.
+func (h *Handlers) siteBase(ctx context.Context) (string, error) {
+	settings, err := h.Store.StatusSettings(ctx)
+	if err != nil {
+		return "", err
+	}
+	return h.baseURL(settings), nil
 }

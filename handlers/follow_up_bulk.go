@@ -22,7 +22,7 @@ func (h *Handlers) FollowUpBulk(c echo.Context) error {
 			ids = append(ids, id)
 		}
 	}
-	back := form.Get("return")
+	back := localPath(form.Get("return"), "/follow-ups")
 	if !strings.HasPrefix(back, "/follow-ups") {
 		back = "/follow-ups"
 	}

@@ -1,7 +1,6 @@
 package handlers
 
 import (
-	"encoding/csv"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -102,8 +101,8 @@ func (h *Handlers) FollowUpCSV(c echo.Context) error {
 	res.Header().Set(echo.HeaderContentType, "text/csv; charset=utf-8")
 	res.Header().Set(echo.HeaderContentDisposition, `attachment; filename="follow-ups.csv"`)
 	res.WriteHeader(http.StatusOK)
-	w := csv.NewWriter(res)
-	_ = w.Write([]string{"id", "title", "status", "priority", "kind", "owner", "due_on", "overdue", "done_at", "incident_id", "incident", "factors", "tracker_url"})
+	w := newCSVWriter(res)
+	w.Write("id", "title", "status", "priority", "kind", "owner", "due_on", "overdue", "done_at", "incident_id", "incident", "factors", "tracker_url")
 	for _, f := range items {
 		incident := ""
 		if f.Incident != nil {
@@ -113,20 +112,11 @@ func (h *Handlers) FollowUpCSV(c echo.Context) error {
 		if f.DoneAt != nil {
 			done = f.DoneAt.UTC().Format(time.RFC3339)
 		}
-		_ = w.Write([]string{
-			strconv.FormatInt(f.ID, 10), csvSafe(f.Title), f.Status, f.Priority, f.Kind, csvSafe(f.Owner),
+		w.Write(
+			strconv.FormatInt(f.ID, 10), f.Title, f.Status, f.Priority, f.Kind, f.Owner,
 			templates.DateOnly(f.DueOn), strconv.FormatBool(f.Overdue(filter.Now)), done,
-			strconv.FormatInt(f.IncidentID, 10), csvSafe(incident), templates.Join(f.FactorSlugs()), csvSafe(f.TrackerURL),
-		})
+			strconv.FormatInt(f.IncidentID, 10), incident, templates.Join(f.FactorSlugs()), f.TrackerURL,
+		)
 	}
-	w.Flush()
-	return w.Error()
-}
-
-// csvSafe keeps a spreadsheet from reading a cell as a formula.
-func csvSafe(s string) string {
-	if s != "" && (s[0] == '=' || s[0] == '+' || s[0] == '-' || s[0] == '@') {
-		return "'" + s
-	}
-	return s
+	return w.Flush()
 }

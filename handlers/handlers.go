@@ -22,6 +22,9 @@ type Handlers struct {
 	Store    *models.Store
 	Log      *slog.Logger
 	Sessions *scs.SessionManager
+	// BaseURL is where people reach the server (web.Deps.BaseURL, from --base-url); a base URL
+	// saved on the settings page wins over it. See baseURL.
+	BaseURL string
 	// Similar hands out each incident's kept similar incidents.
 	Similar *models.SimilarKeeper
 	// Fragments keeps rendered page bodies while their data stands still; nil keeps none.

@@ -51,7 +51,7 @@ func (h *Handlers) IncidentExportStatuspage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	exported, err := h.exportPublic(ctx, []models.Incident{*inc}, statusPageInfo(c, settings, nil), settings.Location())
+	exported, err := h.exportPublic(ctx, []models.Incident{*inc}, h.statusPageInfo(settings, nil), settings.Location())
 	if err != nil {
 		return err
 	}

@@ -2,7 +2,6 @@ package handlers
 
 import (
 	"bytes"
-	"encoding/csv"
 	"errors"
 	"net/http"
 	"strconv"
@@ -46,10 +45,9 @@ func (h *Handlers) InsightsCSV(c echo.Context) error {
 		return err
 	}
 	var buf bytes.Buffer
-	w := csv.NewWriter(&buf)
+	w := newCSVWriter(&buf)
 	writeInsightsTable(w, table, result, q.Get("figure"))
-	w.Flush()
-	if err := w.Error(); err != nil {
+	if err := w.Flush(); err != nil {
 		return err
 	}
 	c.Response().Header().Set(echo.HeaderContentDisposition, `attachment; filename="hindsight-insights-`+table+`.csv"`)
@@ -71,11 +69,11 @@ func statsCells(st models.Stats) []string {
 	return append(cells, strconv.Itoa(st.Recorded), strconv.Itoa(st.Total), strconv.Itoa(st.Invalid))
 }
 
-func writeInsightsTable(w *csv.Writer, table string, in *models.Insights, figure string) {
+func writeInsightsTable(w *csvWriter, table string, in *models.Insights, figure string) {
 	if figure == "" {
 		figure = models.FigureDetect
 	}
-	row := func(cells ...string) { _ = w.Write(cells) }
+	row := w.Write
 	switch table {
 	case "figures":
 		row(append([]string{"figure"}, statsHeader...)...)
@@ -131,12 +129,12 @@ func writeInsightsTable(w *csv.Writer, table string, in *models.Insights, figure
 	case "slowest":
 		row("id", "title", "severity", "detection_method", "started_at", "time_to_detect_seconds")
 		for _, r := range in.Slowest {
-			row(strconv.FormatInt(r.ID, 10), spreadsheetSafe(r.Title), r.Severity, r.DetectionMethod, startedCell(r), strconv.FormatInt(int64(r.TimeToDetect/time.Second), 10))
+			row(strconv.FormatInt(r.ID, 10), r.Title, r.Severity, r.DetectionMethod, startedCell(r), strconv.FormatInt(int64(r.TimeToDetect/time.Second), 10))
 		}
 	case "invalid":
 		row("id", "title", "started_at", "invalid_figures")
 		for _, r := range in.InvalidIncidents {
-			row(strconv.FormatInt(r.ID, 10), spreadsheetSafe(r.Title), startedCell(r), strings.Join(r.Invalid, " "))
+			row(strconv.FormatInt(r.ID, 10), r.Title, startedCell(r), strings.Join(r.Invalid, " "))
 		}
 	}
 }
@@ -146,13 +144,4 @@ func startedCell(r models.IncidentRef) string {
 		return ""
 	}
 	return r.StartedAt.UTC().Format(time.RFC3339)
-}
-
-// spreadsheetSafe keeps a title from being read as a formula when the CSV is opened in a
-// spreadsheet (CSV injection): a leading =, +, - or @ gets an apostrophe.
-func spreadsheetSafe(s string) string {
-	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
-		return "'" + s
-	}
-	return s
 }

@@ -11,14 +11,17 @@ import (
 	"hindsight/templates"
 )
 
-// SettingsUpdate saves the status page's name and time zone, or shows the form again with the
-// reasons beside the fields.
+// SettingsUpdate saves the status page's name and time zone and the base URL, or shows the form
+// again with the reasons beside the fields.
 func (h *Handlers) SettingsUpdate(c echo.Context) error {
 	form, err := formValues(c)
 	if err != nil {
 		return err
 	}
-	in := models.StatusSettings{Name: strings.TrimSpace(form.Get("name")), TimeZone: strings.TrimSpace(form.Get("time_zone"))}
+	in := models.StatusSettings{
+		Name: strings.TrimSpace(form.Get("name")), TimeZone: strings.TrimSpace(form.Get("time_zone")),
+		BaseURL: models.NormalBaseURL(form.Get("base_url")),
+	}
 	err = h.Store.SaveStatusSettings(c.Request().Context(), in)
 	var errs models.FieldErrors
 	if errors.As(err, &errs) {

@@ -34,7 +34,8 @@ import (
 // several servers on PostgreSQL a transaction can commit a lower mark after a higher one was read.
 const statusCacheTTL = 10 * time.Second
 
-// statusCacheLimit bounds the cache: the key carries the Host header, which clients choose.
+// statusCacheLimit bounds the cache. Its keys are route patterns, a handful; the base URL in the
+// answers comes from the settings, whose changes move the change mark like any other.
 const statusCacheLimit = 64
 
 // markRecheck is how long the change mark read from the database is trusted while this process
@@ -112,7 +113,7 @@ func (h *Handlers) serveStatus(c echo.Context, contentType string, build func(ct
 	if err != nil {
 		return err
 	}
-	key := siteBase(c) + c.Path()
+	key := c.Path()
 	e, ok := h.status.get(key, mark, now)
 	if !ok {
 		body, err := build(ctx)
@@ -159,12 +160,12 @@ func (h *Handlers) statusHead(ctx context.Context, title string) (templates.Stat
 }
 
 // statusPageInfo describes the status page as Statuspage's "page" object does.
-func statusPageInfo(c echo.Context, settings models.StatusSettings, updated *time.Time) statuspage.Page {
+func (h *Handlers) statusPageInfo(settings models.StatusSettings, updated *time.Time) statuspage.Page {
 	if updated != nil {
 		at := updated.UTC().Truncate(time.Millisecond) // Statuspage writes milliseconds
 		updated = &at
 	}
-	return statuspage.Page{ID: "hindsight", Name: settings.Name, URL: siteBase(c) + "/status", TimeZone: settings.TimeZone, UpdatedAt: updated}
+	return statuspage.Page{ID: "hindsight", Name: settings.Name, URL: h.baseURL(settings) + "/status", TimeZone: settings.TimeZone, UpdatedAt: updated}
 }
 
 // publishedPostmortem is the postmortem the status page shows for an incident: the version

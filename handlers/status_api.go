@@ -34,7 +34,7 @@ func (h *Handlers) serveStatusJSON(c echo.Context, build func(ctx context.Contex
 		if err != nil {
 			return nil, err
 		}
-		doc, err := build(ctx, statusPageInfo(c, settings, updated), settings.Location())
+		doc, err := build(ctx, h.statusPageInfo(settings, updated), settings.Location())
 		if err != nil {
 			return nil, err
 		}

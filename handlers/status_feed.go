@@ -19,14 +19,16 @@ import (
 const statusFeedEntries = 50
 
 // StatusFeed serves the public incidents as Atom, newest first: each entry carries the
-// incident's public updates, and says when its postmortem was published.
+// incident's public updates, and says when its postmortem was published. The feed's id is the
+// status page's address and each entry's the incident's public page, both on the configured
+// base URL, so they stay the same whatever host a reader asked.
 func (h *Handlers) StatusFeed(c echo.Context) error {
-	base := siteBase(c)
 	return h.serveStatus(c, "application/atom+xml; charset=utf-8", func(ctx context.Context) ([]byte, error) {
-		head, err := h.statusHead(ctx, "")
+		settings, err := h.Store.StatusSettings(ctx)
 		if err != nil {
 			return nil, err
 		}
+		base, loc := h.baseURL(settings), settings.Location()
 		incidents, _, err := h.Store.PublicIncidents(ctx, models.PublicFilter{Limit: statusFeedEntries})
 		if err != nil {
 			return nil, err
@@ -35,10 +37,10 @@ func (h *Handlers) StatusFeed(c echo.Context) error {
 		if err != nil {
 			return nil, err
 		}
-		feed := &feeds.Feed{
-			Title: head.Name, Link: &feeds.Link{Href: base + "/status"}, Id: base + "/status",
-			Description: "Incidents on " + head.Name, Updated: time.Unix(0, 0).UTC(),
-		}
+		page := base + "/status"
+		feed := newAtomFeed(settings.Name, page, page, base+"/status/feed.atom", &feeds.AtomAuthor{AtomPerson: feeds.AtomPerson{Name: settings.Name, Uri: page}})
+		feed.Subtitle = "Incidents on " + settings.Name
+		latest := time.Unix(0, 0).UTC()
 		for n := range incidents {
 			inc := &incidents[n]
 			link := fmt.Sprintf("%s/status/incidents/%d", base, inc.ID)
@@ -48,10 +50,10 @@ func (h *Handlers) StatusFeed(c echo.Context) error {
 				if ev.At.After(updated) {
 					updated = ev.At
 				}
-				fmt.Fprintf(&content, "<p><strong>%s</strong> · %s</p>\n", html.EscapeString(templates.UpdateLabel(ev)), html.EscapeString(templates.StatusWhen(ev.At, head.Location)))
+				fmt.Fprintf(&content, "<p><strong>%s</strong> · %s</p>\n", html.EscapeString(templates.UpdateLabel(ev)), html.EscapeString(templates.StatusWhen(ev.At, loc)))
 				content.WriteString(templates.RenderMarkdown(ev.Body))
 			}
-			pm, err := publishedPostmortem(inc, versions, head.Location)
+			pm, err := publishedPostmortem(inc, versions, loc)
 			if err != nil {
 				return nil, err
 			}
@@ -59,24 +61,24 @@ func (h *Handlers) StatusFeed(c echo.Context) error {
 				if pm.PublishedAt.After(updated) {
 					updated = pm.PublishedAt
 				}
-				fmt.Fprintf(&content, "<p><a href=\"%s#postmortem\">Postmortem</a> published %s.</p>\n", html.EscapeString(link), html.EscapeString(templates.StatusWhen(pm.PublishedAt, head.Location)))
+				fmt.Fprintf(&content, "<p><a href=\"%s#postmortem\">Postmortem</a> published %s.</p>\n", html.EscapeString(link), html.EscapeString(templates.StatusWhen(pm.PublishedAt, loc)))
 			}
-			if updated.After(feed.Updated) {
-				feed.Updated = updated
+			if updated.After(latest) {
+				latest = updated
 			}
-			feed.Items = append(feed.Items, &feeds.Item{
-				Title:   fmt.Sprintf("%s (%s, %s impact)", inc.Title, templates.Label(inc.Status), statuspage.Impact(inc.Severity)),
-				Link:    &feeds.Link{Href: link},
-				Id:      link,
-				Created: publicStart(inc),
-				Updated: updated,
-				Content: content.String(),
+			feed.Entries = append(feed.Entries, &feeds.AtomEntry{
+				Title:     fmt.Sprintf("%s (%s, %s impact)", inc.Title, templates.Label(inc.Status), statuspage.Impact(inc.Severity)),
+				Id:        link,
+				Links:     []feeds.AtomLink{{Href: link, Rel: "alternate", Type: "text/html"}},
+				Published: atomTime(publicStart(inc)),
+				Updated:   atomTime(updated),
+				Content:   &feeds.AtomContent{Content: content.String(), Type: "html"},
 			})
 		}
-		if len(feed.Items) == 0 {
-			feed.Updated = time.Now().UTC()
+		if len(feed.Entries) == 0 {
+			latest = time.Now()
 		}
-		atom, err := feed.ToAtom()
-		return []byte(atom), err
+		feed.Updated = atomTime(latest)
+		return feed.marshal()
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"strings"
 	"time"
 
@@ -20,16 +21,22 @@ type Setting struct {
 // EntitySettings names site settings in history.
 const EntitySettings = "settings"
 
-// Keys of the status page settings.
+// Keys of the site settings.
 const (
 	settingStatusName     = "status_page_name"
 	settingStatusTimeZone = "status_page_time_zone"
+	settingBaseURL        = "base_url"
 )
 
-// StatusSettings are the status page's name and the time zone its times are shown in.
+// StatusSettings are the status page's name, the time zone its times are shown in, and the
+// site's base URL. They are read together because every status page needs all three.
 type StatusSettings struct {
 	Name     string `json:"name" validate:"required,max=100"`
 	TimeZone string `json:"time_zone" validate:"required,timezone"`
+	// BaseURL is where people reach Hindsight (https://hindsight.example.com, or with a path
+	// prefix), for absolute links, feed ids and entry ids. Empty leaves it to the server's
+	// --base-url. It is never taken from a request: the Host header is the client's to choose.
+	BaseURL string `json:"base_url" validate:"omitempty,max=200,weburl"`
 }
 
 // DefaultStatusSettings are used until an admin saves others.
@@ -41,7 +48,7 @@ func (s StatusSettings) Location() *time.Location { return LoadLocation(s.TimeZo
 // StatusSettings reads the status page settings, with the defaults for what was never set.
 func (s *Store) StatusSettings(ctx context.Context) (StatusSettings, error) {
 	var rows []Setting
-	err := s.read.WithContext(ctx).Where("key IN ?", []string{settingStatusName, settingStatusTimeZone}).Find(&rows).Error
+	err := s.read.WithContext(ctx).Where("key IN ?", []string{settingStatusName, settingStatusTimeZone, settingBaseURL}).Find(&rows).Error
 	if err != nil {
 		return StatusSettings{}, fmt.Errorf("read settings: %w", err)
 	}
@@ -52,6 +59,8 @@ func (s *Store) StatusSettings(ctx context.Context) (StatusSettings, error) {
 			out.Name = r.Value
 		case settingStatusTimeZone:
 			out.TimeZone = r.Value
+		case settingBaseURL:
+			out.BaseURL = r.Value
 		}
 	}
 	return out, nil
@@ -62,7 +71,14 @@ func (s *Store) StatusSettings(ctx context.Context) (StatusSettings, error) {
 func (s *Store) SaveStatusSettings(ctx context.Context, in StatusSettings) error {
 	in.Name = strings.TrimSpace(in.Name)
 	in.TimeZone = strings.TrimSpace(in.TimeZone)
-	if errs := Validate(in); len(errs) > 0 {
+	in.BaseURL = NormalBaseURL(in.BaseURL)
+	errs := Validate(in)
+	if errs.For("base_url") == "" {
+		if problem := baseURLProblem(in.BaseURL); problem != "" {
+			errs.Add("base_url", problem)
+		}
+	}
+	if len(errs) > 0 {
 		return errs
 	}
 	return s.write.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
@@ -70,12 +86,12 @@ func (s *Store) SaveStatusSettings(ctx context.Context, in StatusSettings) error
 		if err != nil {
 			return err
 		}
-		rows := []Setting{{settingStatusName, in.Name}, {settingStatusTimeZone, in.TimeZone}}
+		rows := []Setting{{settingStatusName, in.Name}, {settingStatusTimeZone, in.TimeZone}, {settingBaseURL, in.BaseURL}}
 		err = tx.Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "key"}}, DoUpdates: clause.AssignmentColumns([]string{"value"})}).Create(&rows).Error
 		if err != nil {
 			return fmt.Errorf("save settings: %w", err)
 		}
-		changes := diff(fields{"name": before.Name, "time_zone": before.TimeZone}, fields{"name": in.Name, "time_zone": in.TimeZone})
+		changes := diff(fields{"name": before.Name, "time_zone": before.TimeZone, "base_url": before.BaseURL}, fields{"name": in.Name, "time_zone": in.TimeZone, "base_url": in.BaseURL})
 		if len(changes) == 0 {
 			return nil
 		}
@@ -93,4 +109,34 @@ func (s *Store) SaveStatusSettings(ctx context.Context, in StatusSettings) error
 		}
 		return nil
 	})
+}
+
+// NormalBaseURL trims a base URL to the form links are built on: no surrounding space and no
+// trailing slash, so base + "/status" has one.
+func NormalBaseURL(raw string) string {
+	return strings.TrimRight(strings.TrimSpace(raw), "/")
+}
+
+// BaseURLProblem says what is wrong with a base URL, or "" when it will do: it must be an
+// absolute http or https URL with a host, and carry no user, query or fragment, which a link
+// built on it would repeat or mangle.
+func BaseURLProblem(raw string) string {
+	if raw == "" {
+		return ""
+	}
+	return baseURLProblem(NormalBaseURL(raw))
+}
+
+func baseURLProblem(base string) string {
+	if base == "" {
+		return ""
+	}
+	u, err := url.Parse(base)
+	switch {
+	case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Opaque != "":
+		return "Must be an http or https address such as https://hindsight.example.com."
+	case u.User != nil || u.RawQuery != "" || u.ForceQuery || u.Fragment != "" || strings.ContainsAny(base, "?#"):
+		return "Give the address alone, without a user, a query or a fragment."
+	}
+	return ""
 }

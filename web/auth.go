@@ -38,10 +38,16 @@ func authenticate(h *handlers.Handlers) echo.MiddlewareFunc {
 			if auth := req.Header.Get(echo.HeaderAuthorization); auth != "" {
 				secret, ok := strings.CutPrefix(auth, "Bearer ")
 				if !ok {
+					if isMetrics(c) {
+						return scrapeUnauthorized(c, "invalid_request", "Send an API token as Authorization: Bearer <token>.")
+					}
 					return echo.NewHTTPError(http.StatusUnauthorized, "Send the API token as Authorization: Bearer <token>.")
 				}
 				u, err := store.UserByToken(ctx, strings.TrimSpace(secret))
 				if errors.Is(err, models.ErrNotFound) {
+					if isMetrics(c) {
+						return scrapeUnauthorized(c, "invalid_token", "The API token is unknown or revoked.")
+					}
 					return echo.NewHTTPError(http.StatusUnauthorized, "The API token is unknown or revoked.")
 				}
 				if err != nil {
@@ -80,7 +86,7 @@ func authenticate(h *handlers.Handlers) echo.MiddlewareFunc {
 }
 
 // authorize lets a request through only when its user's role reaches the route's. Anonymous
-// visitors are sent to sign in (pages) or told 401 (API).
+// visitors are sent to sign in (pages) or told 401 (API, and the metrics with a Bearer challenge).
 func authorize(role string) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		if role == Public {
@@ -89,6 +95,9 @@ func authorize(role string) echo.MiddlewareFunc {
 		return func(c echo.Context) error {
 			user := handlers.CurrentUser(c)
 			if user == nil {
+				if isMetrics(c) {
+					return scrapeUnauthorized(c, "", "Scraping the metrics needs an API token: Authorization: Bearer <token>.")
+				}
 				if isAPI(c) {
 					return echo.NewHTTPError(http.StatusUnauthorized, "Sign in or send an API token as Authorization: Bearer <token>.")
 				}

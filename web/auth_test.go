@@ -50,7 +50,7 @@ func TestEveryRouteIsGuarded(t *testing.T) {
 		name := route.Method + " " + route.Path
 		r := anonymous.do(route.Method, path, "application/x-www-form-urlencoded", strings.NewReader(""))
 		switch {
-		case strings.HasPrefix(path, "/api/"):
+		case strings.HasPrefix(path, "/api/") || path == "/metrics":
 			if r.status != http.StatusUnauthorized && r.status != http.StatusForbidden {
 				t.Errorf("anonymous %s: status %d, want 401", name, r.status)
 			}

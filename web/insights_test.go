@@ -219,7 +219,7 @@ func TestMetrics(t *testing.T) {
 	a.get(path)
 	a.get("/no/such/page")
 
-	check(t, "anonymous", a.anonymous().get("/metrics"), http.StatusSeeOther, nil, nil)
+	check(t, "anonymous", a.anonymous().get("/metrics"), http.StatusUnauthorized, nil, nil)
 	token := tokenPattern.FindString(a.post("/account/tokens", url.Values{"name": {"prometheus"}}).body)
 	scraper := a.anonymous()
 	scraper.bearer = token

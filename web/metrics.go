@@ -103,3 +103,21 @@ func (s *storeCollector) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.MustNewConstMetric(overdueFollowUpsDesc, prometheus.GaugeValue, float64(n), priority)
 	}
 }
+
+// metricsPath is where Prometheus scrapes.
+const metricsPath = "/metrics"
+
+// isMetrics tells whether a request is a scrape of the metrics, which a machine sends.
+func isMetrics(c echo.Context) bool { return c.Path() == metricsPath }
+
+// scrapeUnauthorized answers a scrape without a valid token as RFC 6750 asks: 401 with
+// WWW-Authenticate: Bearer and a line of plain text. A redirect to the sign-in page would be read
+// by Prometheus as a malformed metrics page ("INVALID" is not a valid start token), hiding why.
+func scrapeUnauthorized(c echo.Context, tokenError, message string) error {
+	challenge := `Bearer realm="hindsight"`
+	if tokenError != "" {
+		challenge += `, error="` + tokenError + `"`
+	}
+	c.Response().Header().Set(echo.HeaderWWWAuthenticate, challenge)
+	return c.String(http.StatusUnauthorized, message+"\n")
+}

@@ -31,7 +31,8 @@ type Deps struct {
 	// TrustedProxies are the networks whose X-Forwarded-For is believed; without any, the client
 	// address is the connection's.
 	TrustedProxies []*net.IPNet
-	// BaseURL is where people reach the server, for the setup link it logs.
+	// BaseURL is where people reach the server: the default for every absolute link, feed id and
+	// the setup link it logs, unless the settings page names another. Never the Host header.
 	BaseURL string
 	// SetupToken fixes the first-run token instead of a random one; tests use it.
 	SetupToken string
@@ -105,7 +106,7 @@ func New(deps Deps) *echo.Echo {
 	if deps.Similar == nil {
 		deps.Similar = models.NewSimilarKeeper(deps.Store, deps.Log)
 	}
-	h := &handlers.Handlers{Store: deps.Store, Log: deps.Log, Sessions: sessions, Similar: deps.Similar, Fragments: handlers.NewFragments(pageCacheBytes(deps.PageCacheBytes)), Warmed: deps.Warmed}
+	h := &handlers.Handlers{Store: deps.Store, Log: deps.Log, BaseURL: deps.BaseURL, Sessions: sessions, Similar: deps.Similar, Fragments: handlers.NewFragments(pageCacheBytes(deps.PageCacheBytes)), Warmed: deps.Warmed}
 	if n, err := deps.Store.CountUsers(context.Background()); err == nil && n == 0 {
 		h.SetupToken = deps.SetupToken
 		if h.SetupToken == "" {

@@ -42,7 +42,8 @@ Usage:
                                        write the whole database as JSON ("-" for stdout)
 
 The database is a SQLite file path or a postgres:// URL. Environment:
-  HINDSIGHT_ADDR, HINDSIGHT_DATABASE_URL, HINDSIGHT_SECURE_COOKIES, HINDSIGHT_TRUSTED_PROXIES
+  HINDSIGHT_ADDR, HINDSIGHT_DATABASE_URL, HINDSIGHT_BASE_URL, HINDSIGHT_SECURE_COOKIES,
+  HINDSIGHT_TRUSTED_PROXIES
 `
 
 func main() {
@@ -112,6 +113,7 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	addr := fs.String("addr", env("HINDSIGHT_ADDR", ":8080"), "listen address (env HINDSIGHT_ADDR)")
 	database := databaseFlag(fs)
+	baseURL := fs.String("base-url", env("HINDSIGHT_BASE_URL", ""), "where people reach Hindsight, e.g. https://hindsight.example.com: absolute links, feed and entry ids and the setup link are built on it, never on a request's Host header. A base URL an admin saves on the settings page wins over it; without either, the listen address (env HINDSIGHT_BASE_URL)")
 	secure := fs.Bool("secure-cookies", env("HINDSIGHT_SECURE_COOKIES", "") == "true", "mark the session cookie Secure; on whenever TLS is (env HINDSIGHT_SECURE_COOKIES=true)")
 	proxies := fs.String("trusted-proxies", env("HINDSIGHT_TRUSTED_PROXIES", ""), "comma-separated CIDRs of reverse proxies whose X-Forwarded-For is believed (env HINDSIGHT_TRUSTED_PROXIES)")
 	tlsCert := fs.String("tls-cert", "", "serve HTTPS with this certificate file")
@@ -127,6 +129,9 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
+	if problem := models.BaseURLProblem(*baseURL); problem != "" {
+		return fmt.Errorf("--base-url %q: %s", *baseURL, problem)
+	}
 	useTLS := *tlsCert != "" || *tlsKey != ""
 	store, applied, err := openStore(ctx, *database)
 	if err != nil {
@@ -140,6 +145,10 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 		return fmt.Errorf("listen on %s: %w", *addr, err)
 	}
 	url := openURL(listener.Addr(), useTLS)
+	base := models.NormalBaseURL(*baseURL)
+	if base == "" {
+		base = url
+	}
 	warmed := warmUp(ctx, store, log)
 	similar := models.NewSimilarKeeper(store, log)
 	if *pprofAddr != "" {
@@ -149,7 +158,7 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	}
 	srv := &http.Server{
 		Handler: web.New(web.Deps{
-			Store: store, Log: log, SecureCookies: *secure || useTLS, TrustedProxies: trusted, BaseURL: url,
+			Store: store, Log: log, SecureCookies: *secure || useTLS, TrustedProxies: trusted, BaseURL: base,
 			MaxInFlight: *maxInFlight, MaxInFlightPerAddress: *maxPerAddress, Warmed: warmed, Similar: similar, PageCacheBytes: *pageCacheMB << 20,
 		}),
 		ReadHeaderTimeout: 5 * time.Second,

@@ -19,11 +19,11 @@ func Render(inc *models.Incident) string {
 	facts(&b, inc)
 	figures(&b, inc)
 	customerImpact(&b, inc, true)
-	section(&b, "Root Cause", inc.RootCause)
-	section(&b, "Trigger", inc.Trigger)
-	section(&b, "Detection", inc.Detection)
-	section(&b, "Response", inc.Response)
-	section(&b, "Lessons", inc.Lessons)
+	section(&b, "Root Cause", userText(inc.RootCause))
+	section(&b, "Trigger", userText(inc.Trigger))
+	section(&b, "Detection", userText(inc.Detection))
+	section(&b, "Response", userText(inc.Response))
+	section(&b, "Lessons", userText(inc.Lessons))
 	timeline(&b, inc, false)
 	followUps(&b, inc, false)
 	return finish(&b)
@@ -45,7 +45,7 @@ func RenderPublic(inc *models.Incident) string {
 // RenderPublic's sections, less the timeline, which the page shows as its own updates.
 func PublicBody(inc *models.Incident) string {
 	var b strings.Builder
-	if s := strings.TrimSpace(inc.Summary); s != "" {
+	if s := userText(inc.Summary); s != "" {
 		b.WriteString(s + "\n\n")
 	}
 	publicSections(&b, inc, false)
@@ -56,22 +56,24 @@ func writePublicBody(b *strings.Builder, inc *models.Incident) { publicSections(
 
 func publicSections(b *strings.Builder, inc *models.Incident, withTimeline bool) {
 	customerImpact(b, inc, false)
-	section(b, "Root Cause", inc.RootCause)
-	section(b, "Detection", inc.Detection)
-	section(b, "Response", inc.Response)
+	section(b, "Root Cause", userText(inc.RootCause))
+	section(b, "Detection", userText(inc.Detection))
+	section(b, "Response", userText(inc.Response))
 	if withTimeline {
 		timeline(b, inc, true)
 	}
 	followUps(b, inc, true)
 }
 
+// finish ends the document. User text was made inert field by field; set in lists and under
+// headings it is read once more as a whole, in case its new surroundings let anything come alive.
 func finish(b *strings.Builder) string {
-	return strings.TrimSpace(b.String()) + "\n"
+	return inertHTML(strings.TrimSpace(b.String())) + "\n"
 }
 
 func heading(b *strings.Builder, inc *models.Incident) {
 	fmt.Fprintf(b, "# %s\n\n", inline(inc.Title))
-	if s := strings.TrimSpace(inc.Summary); s != "" {
+	if s := userText(inc.Summary); s != "" {
 		b.WriteString(s + "\n\n")
 	}
 }
@@ -173,7 +175,7 @@ func figures(b *strings.Builder, inc *models.Incident) {
 }
 
 func customerImpact(b *strings.Builder, inc *models.Incident, withWindows bool) {
-	text := strings.TrimSpace(inc.CustomerImpact)
+	text := userText(inc.CustomerImpact)
 	if !withWindows || len(inc.ImpactWindows) == 0 {
 		section(b, "Customer Impact", text)
 		return
@@ -224,7 +226,7 @@ func timeline(b *strings.Builder, inc *models.Incident, public bool) {
 			kind += ", internal"
 		}
 		fmt.Fprintf(&w, "- **%s**, %s", When(ev.At, loc), kind)
-		if body := strings.TrimSpace(ev.Body); body != "" {
+		if body := userText(ev.Body); body != "" {
 			w.WriteString(": " + indent(body))
 		}
 		w.WriteString("\n")
@@ -262,7 +264,7 @@ func followUps(b *strings.Builder, inc *models.Incident, public bool) {
 		for _, extra := range []struct{ name, text string }{
 			{"", f.Description}, {"Verification: ", f.Verification}, {"Tracker: ", f.TrackerURL},
 		} {
-			if text := strings.TrimSpace(extra.text); text != "" {
+			if text := userText(extra.text); text != "" {
 				w.WriteString("  " + extra.name + indent(text) + "\n")
 			}
 		}

@@ -14,7 +14,7 @@ import (
 // reviewed is all it can show.
 func Published(p models.PublicPostmortem, loc *time.Location) string {
 	var b strings.Builder
-	if s := strings.TrimSpace(p.Summary); s != "" {
+	if s := userText(p.Summary); s != "" {
 		b.WriteString(s + "\n\n")
 	}
 	inc := p.Incident()
@@ -22,7 +22,7 @@ func Published(p models.PublicPostmortem, loc *time.Location) string {
 
 	var impact strings.Builder
 	paragraph(&impact, impactSentence(p, m, loc))
-	paragraph(&impact, p.CustomerImpact)
+	paragraph(&impact, userText(p.CustomerImpact))
 	if len(p.ImpactWindows) > 0 {
 		impact.WriteString("Impact windows:\n\n")
 		for _, w := range p.ImpactWindows {
@@ -38,11 +38,11 @@ func Published(p models.PublicPostmortem, loc *time.Location) string {
 		}
 	}
 	section(&b, "Customer Impact", impact.String())
-	section(&b, "Root Cause", p.RootCause)
+	section(&b, "Root Cause", userText(p.RootCause))
 
 	var detection strings.Builder
 	paragraph(&detection, figureSentence(m.TimeToDetect, "Detected", "detection"))
-	paragraph(&detection, p.Detection)
+	paragraph(&detection, userText(p.Detection))
 	section(&b, "Detection", detection.String())
 
 	var response strings.Builder
@@ -62,7 +62,7 @@ func Published(p models.PublicPostmortem, loc *time.Location) string {
 		}
 	}
 	paragraph(&response, strings.Join(figures, " "))
-	paragraph(&response, p.Response)
+	paragraph(&response, userText(p.Response))
 	section(&b, "Response", response.String())
 
 	var followUps strings.Builder
