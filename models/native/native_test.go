@@ -147,7 +147,7 @@ func TestRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if summary.Incidents != 5+16+13 || summary.Events == 0 || summary.FollowUps != 21 || summary.History == 0 || summary.Versions == 0 || summary.Settings != 2 {
+		if summary.Incidents != 5+16+13 || summary.Events == 0 || summary.FollowUps != 21 || summary.History == 0 || summary.Versions == 0 || summary.Settings != 3 {
 			t.Errorf("summary = %+v", summary)
 		}
 		second := export(t, target)
