@@ -97,6 +97,13 @@ func childSave[V, I any](h *Handlers, c echo.Context, edit bool, f childForm[V, 
 		})
 	}
 	saved, err := f.save(c.Request().Context(), incidentID, id, in)
+	var refused models.FieldErrors
+	if errors.As(err, &refused) {
+		// The store's own rules (a full timeline, an unknown factor): the form again, as typed.
+		return h.childFormFailed(c, incidentID, http.StatusUnprocessableEntity, func(v *templates.IncidentView) {
+			f.place(v, templates.ChildForm[V]{ID: id, Values: values, Errors: refused})
+		})
+	}
 	if err != nil {
 		what := f.what
 		if !edit {

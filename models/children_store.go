@@ -11,6 +11,9 @@ import (
 
 // replaceChildren swaps the incident's nested records for the given ones, per kind present.
 func (s *Store) replaceChildren(tx *gorm.DB, incidentID int64, c Children) error {
+	if err := checkTimelineSize(c); err != nil {
+		return err
+	}
 	if c.Timeline != nil {
 		var old []TimelineEvent
 		if err := tx.Where("incident_id = ?", incidentID).Find(&old).Error; err != nil {
@@ -135,6 +138,9 @@ func insertEvent(tx *gorm.DB, incidentID int64, in EventInput) (*TimelineEvent, 
 func (s *Store) CreateEvent(ctx context.Context, incidentID int64, in EventInput) (*TimelineEvent, error) {
 	var ev *TimelineEvent
 	err := s.withIncident(ctx, incidentID, func(tx *gorm.DB) (err error) {
+		if err := checkTimelineRoom(tx, incidentID); err != nil {
+			return err
+		}
 		ev, err = insertEvent(tx, incidentID, in)
 		return err
 	})

@@ -229,6 +229,9 @@ func (s *Store) importChildren(tx *gorm.DB, items []ImportItem, ids []int64, h *
 	var followUpFactors [][]string
 	for n, item := range items {
 		c := item.Children
+		if err := checkTimelineSize(c); err != nil {
+			return err
+		}
 		if c.Timeline != nil {
 			clearEvents = append(clearEvents, item.ID)
 			for _, in := range *c.Timeline {
