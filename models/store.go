@@ -77,7 +77,9 @@ func Open(ctx context.Context, databaseURL string) (*Store, error) {
 		for _, p := range []string{"journal_mode(WAL)", "busy_timeout(10000)", "foreign_keys(1)", "synchronous(NORMAL)", "mmap_size(1073741824)"} {
 			params.Add("_pragma", p)
 		}
-		params.Set("_time_format", "sqlite")
+		// No _time_format: the driver writes its default format, which is the one "sqlite" names,
+		// and it stops reading its options at _time_format, so _txlock below would be ignored
+		// and write transactions would start DEFERRED, failing at once beside another process.
 		// The SQLite driver compiles a statement again on every call whatever database/sql holds,
 		// so prepared-statement caching would only add its own bookkeeping.
 		cfg.PrepareStmt = false
