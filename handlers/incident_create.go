@@ -31,5 +31,6 @@ func (h *Handlers) IncidentCreate(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	h.Similar.Queue(inc.ID)
 	return seeOther(c, incidentURL(inc.ID))
 }

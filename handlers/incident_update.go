@@ -29,6 +29,7 @@ func (h *Handlers) IncidentUpdate(c echo.Context) error {
 		}
 		_, err = h.Store.UpdateIncident(c.Request().Context(), id, version, in, models.Children{})
 		if err == nil {
+			h.Similar.Queue(id)
 			return seeOther(c, incidentURL(id))
 		}
 		if !errors.Is(err, models.ErrConflict) {

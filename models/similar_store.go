@@ -33,6 +33,14 @@ const similarQueueSize = 16384
 // similarLimit is how many similar incidents an incident page suggests.
 const similarLimit = 5
 
+// similarBatch is how many queued incidents the keeper ranks before it writes their rankings in
+// one transaction.
+const similarBatch = 64
+
+// similarReverseLimit is how many incidents resembling a filed or edited one, earlier or later,
+// are looked at to rank again the later ones, whose suggestions it may now belong among.
+const similarReverseLimit = 50
+
 // similarBasis hashes what an incident's ranking is made from. Tags are compared by id, so a
 // rename does not force a new ranking: shared tags are named when the ranking is read.
 func similarBasis(inc *Incident) string {
@@ -163,35 +171,89 @@ func (s *Store) rankSimilar(ctx context.Context, inc *Incident, basis string) ([
 	if err != nil {
 		return nil, err
 	}
-	err = s.write.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		// The set's row first: a concurrent ranking of the same incident waits on its lock, then
-		// deletes what this one wrote instead of colliding with it.
-		err := tx.Exec(`INSERT INTO similar_sets (incident_id, basis, computed_at) VALUES (?, ?, ?)
-			ON CONFLICT (incident_id) DO UPDATE SET basis = excluded.basis, computed_at = excluded.computed_at`,
-			inc.ID, basis, time.Now().Unix()).Error
-		if err != nil {
-			return err
-		}
-		if err := tx.Exec("DELETE FROM similar_suggestions WHERE incident_id = ?", inc.ID).Error; err != nil {
-			return err
-		}
-		if len(similar) == 0 {
-			return nil
-		}
-		values, args := make([]string, len(similar)), make([]any, 0, 6*len(similar))
-		for n, sim := range similar {
-			values[n] = "(?, ?, ?, ?, ?, ?)"
-			args = append(args, inc.ID, n, sim.ID, sim.Score, sim.TextMatch, shareTokens(sim))
-		}
-		return tx.Exec(`INSERT INTO similar_suggestions (incident_id, position, similar_id, score, text_match, shares)
-			VALUES `+strings.Join(values, ", "), args...).Error
-	})
-	// An incident deleted (or a suggestion removed) while it was ranked refuses the foreign key:
-	// the ranking is still right for this view, and the next view ranks again.
-	if err != nil && !errors.Is(err, gorm.ErrForeignKeyViolated) {
-		return nil, fmt.Errorf("keep similar incidents of incident %d: %w", inc.ID, err)
+	if err := s.keepRankings(ctx, []similarRanking{{inc.ID, basis, similar}}); err != nil {
+		return nil, err
 	}
 	return similar, nil
+}
+
+// similarRanking is one incident's ranking, worked out and waiting to be kept.
+type similarRanking struct {
+	incidentID int64
+	basis      string
+	similar    []Similar
+}
+
+// keepRankings keeps rankings in one write transaction, replacing the kept ones: the keeper
+// ranks a batch of incidents with reads alone and writes them together. An incident deleted (or
+// a suggestion removed) meanwhile refuses the foreign key and fails the batch: the rankings are
+// then kept one by one, passing over the one that fails (it is ranked again on its next view).
+func (s *Store) keepRankings(ctx context.Context, rankings []similarRanking) error {
+	err := s.write.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		for _, r := range rankings {
+			if err := keepRanking(tx, r); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if errors.Is(err, gorm.ErrForeignKeyViolated) && len(rankings) > 1 {
+		for _, r := range rankings {
+			if err := s.keepRankings(ctx, []similarRanking{r}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err != nil && !errors.Is(err, gorm.ErrForeignKeyViolated) {
+		return fmt.Errorf("keep similar incidents: %w", err)
+	}
+	return nil
+}
+
+func keepRanking(tx *gorm.DB, r similarRanking) error {
+	// The set's row first: a concurrent ranking of the same incident waits on its lock, then
+	// deletes what this one wrote instead of colliding with it.
+	err := tx.Exec(`INSERT INTO similar_sets (incident_id, basis, computed_at) VALUES (?, ?, ?)
+		ON CONFLICT (incident_id) DO UPDATE SET basis = excluded.basis, computed_at = excluded.computed_at`,
+		r.incidentID, r.basis, time.Now().Unix()).Error
+	if err != nil {
+		return err
+	}
+	if err := tx.Exec("DELETE FROM similar_suggestions WHERE incident_id = ?", r.incidentID).Error; err != nil {
+		return err
+	}
+	if len(r.similar) == 0 {
+		return nil
+	}
+	values, args := make([]string, len(r.similar)), make([]any, 0, 6*len(r.similar))
+	for n, sim := range r.similar {
+		values[n] = "(?, ?, ?, ?, ?, ?)"
+		args = append(args, r.incidentID, n, sim.ID, sim.Score, sim.TextMatch, shareTokens(sim))
+	}
+	return tx.Exec(`INSERT INTO similar_suggestions (incident_id, position, similar_id, score, text_match, shares)
+		VALUES `+strings.Join(values, ", "), args...).Error
+}
+
+// laterSimilar lists the live incidents that started after inc and resemble it, best first: the
+// incidents whose suggestions inc may now belong among.
+func (s *Store) laterSimilar(ctx context.Context, inc *Incident) ([]int64, error) {
+	if inc.StartedAt == nil {
+		return nil, nil
+	}
+	q := similarQueryOf(inc)
+	q.Before = nil
+	candidates, err := s.SimilarIncidents(ctx, q, similarReverseLimit)
+	if err != nil {
+		return nil, err
+	}
+	var later []int64
+	for _, c := range candidates {
+		if c.StartedAt != nil && c.StartedAt.After(*inc.StartedAt) {
+			later = append(later, c.ID)
+		}
+	}
+	return later, nil
 }
 
 func similarQueryOf(inc *Incident) SimilarQuery {
@@ -211,7 +273,10 @@ type SimilarKeeper struct {
 	queue  chan int64
 	mu     sync.Mutex
 	queued map[int64]bool
-	below  int64 // the backfill has looked at every incident from this id up
+	// filed holds the queued incidents that were filed or edited: the later incidents they
+	// resemble are ranked again with them.
+	filed map[int64]bool
+	below int64 // the backfill has looked at every incident from this id up
 	// ranking holds the rankings under way, so concurrent views of one incident share one.
 	ranking map[int64]*similarFlight
 }
@@ -226,7 +291,7 @@ type similarFlight struct {
 // NewSimilarKeeper returns a keeper for the store's incidents. Without Run, old rankings are
 // served as they are.
 func NewSimilarKeeper(store *Store, log *slog.Logger) *SimilarKeeper {
-	return &SimilarKeeper{store: store, log: log, maxAge: SimilarMaxAge, queue: make(chan int64, similarQueueSize), queued: map[int64]bool{}, ranking: map[int64]*similarFlight{}}
+	return &SimilarKeeper{store: store, log: log, maxAge: SimilarMaxAge, queue: make(chan int64, similarQueueSize), queued: map[int64]bool{}, filed: map[int64]bool{}, ranking: map[int64]*similarFlight{}}
 }
 
 // For returns up to five earlier incidents like inc, in rank order.
@@ -287,10 +352,17 @@ func nameShares(similar []Similar, inc *Incident) []Similar {
 	return similar
 }
 
-// Queue asks for an incident's similar incidents to be ranked in the background soon, so that its
-// first view, after it was filed or edited through the API, finds them ranked. Without Run the
-// queue only fills (to similarQueueSize); views rank what is not ranked yet either way.
-func (k *SimilarKeeper) Queue(id int64) { k.refreshLater(id) }
+// Queue asks for a filed or edited incident's similar incidents to be ranked in the background
+// soon, so that its first view finds them ranked, and for the later incidents it resembles to be
+// ranked again with it, so that it appears among their suggestions within moments rather than
+// when their rankings grow old. Without Run the queue only fills (to similarQueueSize); views
+// rank what is not ranked yet either way.
+func (k *SimilarKeeper) Queue(id int64) {
+	k.mu.Lock()
+	k.filed[id] = true
+	k.mu.Unlock()
+	k.refreshLater(id)
+}
 
 // refreshLater queues an incident for a new ranking, unless it is queued already or the queue is
 // full (it is then queued again on a later view).
@@ -339,15 +411,36 @@ func (k *SimilarKeeper) Run(ctx context.Context) {
 	}
 }
 
-func (k *SimilarKeeper) refresh(ctx context.Context, id int64) {
+// refresh ranks a queued incident with every other one queued by now (up to similarBatch), and
+// keeps their rankings in one write transaction.
+func (k *SimilarKeeper) refresh(ctx context.Context, first int64) {
+	ids := []int64{first}
+drain:
+	for len(ids) < similarBatch {
+		select {
+		case id := <-k.queue:
+			ids = append(ids, id)
+		default:
+			break drain
+		}
+	}
 	k.mu.Lock()
-	delete(k.queued, id)
+	filed := map[int64]bool{}
+	for _, id := range ids {
+		delete(k.queued, id)
+		if k.filed[id] {
+			filed[id] = true
+			delete(k.filed, id)
+		}
+	}
 	k.mu.Unlock()
-	_ = k.rank(ctx, id)
+	_ = k.rankBatch(ctx, ids, filed)
 }
 
-// backfill ranks a batch of incidents that have no ranking and tells whether more may remain. It
-// stops at a failure rather than meet the same incident again.
+// backfill ranks a batch of incidents that have no ranking and tells whether more may remain. An
+// incident that cannot be ranked is passed over (and ranked on its next view), so one bad record
+// never stops the others; a batch that fails whole means the database is the trouble, and the
+// backfill waits for the next start.
 func (k *SimilarKeeper) backfill(ctx context.Context) bool {
 	ids, err := k.store.unrankedIncidents(ctx, k.below, 20)
 	if err != nil {
@@ -356,56 +449,89 @@ func (k *SimilarKeeper) backfill(ctx context.Context) bool {
 		}
 		return false
 	}
-	failed := 0
-	for _, id := range ids {
-		if ctx.Err() != nil {
-			return false
-		}
-		// An incident that cannot be ranked is passed over (and ranked on its next view), so one
-		// bad record never stops the others; a batch that fails whole means the database is the
-		// trouble, and the backfill waits for the next start.
-		if k.rank(ctx, id) != nil {
-			failed++
-		}
-		k.below = id
-	}
-	if failed > 0 && failed == len(ids) {
-		return false
-	}
 	if len(ids) == 0 {
 		k.log.Info("similar incidents ranked for every incident")
+		return false
 	}
-	return len(ids) > 0
+	failed := k.rankBatch(ctx, ids, nil)
+	k.below = ids[len(ids)-1]
+	return ctx.Err() == nil && failed < len(ids)
 }
 
-// rank ranks one stored incident's similar incidents and keeps them, unless its kept ranking is
-// still current. A failure is logged.
-func (k *SimilarKeeper) rank(ctx context.Context, id int64) error {
-	err := k.rankStored(ctx, id)
-	if err != nil && ctx.Err() == nil {
-		k.log.Warn("rank similar incidents", "incident", id, "err", err)
-	}
-	return err
-}
-
-func (k *SimilarKeeper) rankStored(ctx context.Context, id int64) error {
-	inc, err := k.store.GetIncident(ctx, id)
-	if errors.Is(err, ErrNotFound) {
+// rankBatch ranks the incidents whose kept ranking is not current, with reads alone, and keeps
+// the new rankings in one write transaction. For each incident in filed it also ranks again the
+// later incidents it resembles, current or not. It returns how many of ids could not be ranked;
+// each failure is logged.
+func (k *SimilarKeeper) rankBatch(ctx context.Context, ids []int64, filed map[int64]bool) (failed int) {
+	var rankings []similarRanking
+	planned := map[int64]bool{}
+	var plan func(id int64, force bool) error
+	plan = func(id int64, force bool) error {
+		if planned[id] {
+			return nil
+		}
+		planned[id] = true
+		r, inc, err := k.prepare(ctx, id, force)
+		if err != nil {
+			if ctx.Err() == nil {
+				k.log.Warn("rank similar incidents", "incident", id, "err", err)
+			}
+			return err
+		}
+		if r != nil {
+			rankings = append(rankings, *r)
+		}
+		if inc != nil && filed[id] {
+			later, err := k.store.laterSimilar(ctx, inc)
+			if err != nil {
+				k.log.Warn("find later incidents like a filed one", "incident", id, "err", err)
+			}
+			for _, other := range later {
+				_ = plan(other, true)
+			}
+		}
 		return nil
 	}
+	for _, id := range ids {
+		if plan(id, false) != nil {
+			failed++
+		}
+	}
+	if len(rankings) == 0 {
+		return failed
+	}
+	if err := k.store.keepRankings(ctx, rankings); err != nil {
+		if ctx.Err() == nil {
+			k.log.Warn("keep similar incidents", "incidents", len(rankings), "err", err)
+		}
+		return len(ids)
+	}
+	return failed
+}
+
+// prepare ranks one stored incident with reads alone: nil when it is gone, or when its kept
+// ranking is current and force is not set. It also returns the incident it read.
+func (k *SimilarKeeper) prepare(ctx context.Context, id int64, force bool) (*similarRanking, *Incident, error) {
+	inc, err := k.store.GetIncident(ctx, id)
+	if errors.Is(err, ErrNotFound) {
+		return nil, nil, nil
+	}
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	kept, err := k.store.readSimilar(ctx, inc)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	basis := similarBasis(inc)
-	if kept.found && kept.basis == basis && time.Since(kept.computedAt) <= k.maxAge {
-		return nil // an edit that changed nothing the ranking reads, or ranked meanwhile
+	if !force && kept.found && kept.basis == basis && time.Since(kept.computedAt) <= k.maxAge {
+		return nil, inc, nil // an edit that changed nothing the ranking reads, or ranked meanwhile
 	}
-	_, err = k.rankShared(ctx, inc, basis)
-	return err
+	similar, err := k.store.SimilarIncidents(ctx, similarQueryOf(inc), similarLimit)
+	if err != nil {
+		return nil, nil, err
+	}
+	return &similarRanking{inc.ID, basis, similar}, inc, nil
 }
 
 // unrankedIncidents lists up to limit live incidents below the id below (any, when it is 0) that
