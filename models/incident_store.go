@@ -311,8 +311,7 @@ func (s *Store) UpdateIncident(ctx context.Context, id int64, version int, in In
 		applyIncidentInput(&next, in)
 		next.Version = current.Version + 1
 		res := tx.Model(&Incident{}).Where("id = ? AND version = ?", id, current.Version).
-			Select("*").Omit("id", "created_at", "deleted_at", "source", "external_id", clause.Associations).
-			Updates(&next)
+			Select(changedIncidentColumns(&current, &next)).Updates(&next)
 		if res.Error != nil {
 			return fmt.Errorf("update incident %d: %w", id, res.Error)
 		}
@@ -378,6 +377,57 @@ func (s *Store) FindBySource(ctx context.Context, source, externalID string) (in
 		return 0, nil
 	}
 	return ids[0], nil
+}
+
+// incidentColumns are the columns an edit may change, with the field that holds each; version
+// and updated_at move with every edit, and the rest (id, created_at, deleted_at, source,
+// external_id) never change by one.
+var incidentColumns = []struct {
+	name  string
+	value func(*Incident) any
+}{
+	{"title", func(i *Incident) any { return i.Title }},
+	{"summary", func(i *Incident) any { return i.Summary }},
+	{"severity", func(i *Incident) any { return i.Severity }},
+	{"status", func(i *Incident) any { return i.Status }},
+	{"detection_method", func(i *Incident) any { return i.DetectionMethod }},
+	{"customer_impact", func(i *Incident) any { return i.CustomerImpact }},
+	{"root_cause", func(i *Incident) any { return i.RootCause }},
+	{"trigger", func(i *Incident) any { return i.Trigger }},
+	{"detection", func(i *Incident) any { return i.Detection }},
+	{"response", func(i *Incident) any { return i.Response }},
+	{"lessons", func(i *Incident) any { return i.Lessons }},
+	{"time_zone", func(i *Incident) any { return i.TimeZone }},
+	{"triggered_at", func(i *Incident) any { return instantValue(i.TriggeredAt) }},
+	{"started_at", func(i *Incident) any { return instantValue(i.StartedAt) }},
+	{"detected_at", func(i *Incident) any { return instantValue(i.DetectedAt) }},
+	{"acknowledged_at", func(i *Incident) any { return instantValue(i.AcknowledgedAt) }},
+	{"mitigated_at", func(i *Incident) any { return instantValue(i.MitigatedAt) }},
+	{"resolved_at", func(i *Incident) any { return instantValue(i.ResolvedAt) }},
+	{"postmortem_state", func(i *Incident) any { return i.PostmortemState }},
+	{"published_at", func(i *Incident) any { return instantValue(i.PublishedAt) }},
+	{"public", func(i *Incident) any { return i.Public }},
+}
+
+// instantValue makes a nullable instant comparable with ==: Unix nanoseconds, or nil.
+func instantValue(t *time.Time) any {
+	if t == nil {
+		return nil
+	}
+	return t.UnixNano()
+}
+
+// changedIncidentColumns names the columns an edit writes: those whose value changed, with
+// version and updated_at. Writing every column made a title-only edit look, to the triggers that
+// keep derived state, like a change of every milestone.
+func changedIncidentColumns(current, next *Incident) []string {
+	columns := []string{"version", "updated_at"}
+	for _, c := range incidentColumns {
+		if c.value(current) != c.value(next) {
+			columns = append(columns, c.name)
+		}
+	}
+	return columns
 }
 
 func applyIncidentInput(inc *Incident, in IncidentInput) {
