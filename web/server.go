@@ -186,6 +186,19 @@ func routes(r router, h *handlers.Handlers) {
 	r.get("/status/api/v2/components.json", Public, h.StatusAPIComponents)
 	r.get("/status/api/v2/incidents.json", Public, h.StatusAPIIncidents)
 	r.get("/status/api/v2/incidents/unresolved.json", Public, h.StatusAPIUnresolved)
+	r.get("/status/api/v2/scheduled-maintenances.json", Public, h.StatusAPIMaintenances)
+	r.get("/status/api/v2/scheduled-maintenances/upcoming.json", Public, h.StatusAPIMaintenances)
+	r.get("/status/api/v2/scheduled-maintenances/active.json", Public, h.StatusAPIMaintenances)
+	// The same API at the root, where Statuspage clients look: they replace a page's whole path
+	// with /api/v2/…, since a status page lives at the root of its own host.
+	r.get("/api/v2/summary.json", Public, h.StatusAPISummary)
+	r.get("/api/v2/status.json", Public, h.StatusAPIStatus)
+	r.get("/api/v2/components.json", Public, h.StatusAPIComponents)
+	r.get("/api/v2/incidents.json", Public, h.StatusAPIIncidents)
+	r.get("/api/v2/incidents/unresolved.json", Public, h.StatusAPIUnresolved)
+	r.get("/api/v2/scheduled-maintenances.json", Public, h.StatusAPIMaintenances)
+	r.get("/api/v2/scheduled-maintenances/upcoming.json", Public, h.StatusAPIMaintenances)
+	r.get("/api/v2/scheduled-maintenances/active.json", Public, h.StatusAPIMaintenances)
 
 	r.get("/login", Public, h.LoginForm)
 	r.post("/login", Public, h.Login)
