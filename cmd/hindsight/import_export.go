@@ -30,7 +30,8 @@ Flags:
 `
 
 const exportUsage = `Usage:
-  hindsight export FILE [--database URL]   write the whole database as JSON ("-" for stdout)
+  hindsight export FILE [--database URL]          write the whole database as JSON ("-" for stdout)
+  hindsight export cstate DIR [--database URL]    write every public incident as a cState Markdown file
 `
 
 // importCommand reads incidents from a status page export, or restores a native export.
@@ -145,15 +146,19 @@ func exportCommand(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if len(positional) != 1 {
+	cstateDir := len(positional) == 2 && positional[0] == "cstate"
+	if len(positional) != 1 && !cstateDir {
 		fmt.Fprint(stdout, exportUsage)
-		return errors.New("export needs a file name, or - for stdout")
+		return errors.New("export needs a file name, or - for stdout, or cstate and a folder")
 	}
 	store, _, err := openStore(ctx, *database)
 	if err != nil {
 		return err
 	}
 	defer store.Close()
+	if cstateDir {
+		return exportCState(ctx, store, positional[1], stdout)
+	}
 	path := positional[0]
 	if path == "-" {
 		return native.Export(ctx, store, stdout)
@@ -196,4 +201,47 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 		positional = append(positional, rest[0])
 		args = rest[1:]
 	}
+}
+
+// exportCState writes every public incident into dir as a cState Markdown file, each written
+// beside its name and renamed, so a failed export leaves no half-written file.
+func exportCState(ctx context.Context, store *models.Store, dir string, stdout io.Writer) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	const page = 500
+	written := 0
+	for offset := 0; ; offset += page {
+		incidents, _, err := store.PublicIncidents(ctx, models.PublicFilter{Limit: page, Offset: offset})
+		if err != nil {
+			return err
+		}
+		for n := range incidents {
+			if err := writeFileAtomic(filepath.Join(dir, cstate.FileName(&incidents[n])), cstate.Export(&incidents[n])); err != nil {
+				return err
+			}
+			written++
+		}
+		if len(incidents) < page {
+			break
+		}
+	}
+	fmt.Fprintf(stdout, "wrote %d cState file(s) to %s\n", written, dir)
+	return nil
+}
+
+func writeFileAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
 }
