@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -268,6 +269,52 @@ func TestDoctorKnowsEveryTable(t *testing.T) {
 		mustExec(t, db, "CREATE TABLE incident_widgets (incident_id BIGINT NOT NULL, n BIGINT NOT NULL)")
 		if unknown := unknownTables(t, s); !slices.Equal(unknown, []string{"incident_widgets"}) {
 			t.Fatalf("a new table went unnoticed: unknown tables %v", unknown)
+		}
+	})
+}
+
+// Doctor reads in one transaction: writes committed while it runs, between its reads of the
+// base tables and of the derived ones, never show as a difference.
+func TestDoctorBesideWrites(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *models.Store) {
+		ctx := context.Background()
+		doctorDemo(t, s)
+		inc, err := s.CreateIncident(ctx, models.IncidentInput{Title: "Writes beside the doctor", Severity: "sev3", Status: "investigating",
+			DetectionMethod: "automated_alert", TimeZone: "UTC", PostmortemState: "draft", Services: []string{"api"}}, models.Children{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		stop := make(chan struct{})
+		wrote := make(chan error, 1)
+		go func() {
+			n := 0
+			for {
+				select {
+				case <-stop:
+					wrote <- nil
+					return
+				default:
+				}
+				n++
+				if _, err := s.CreateFollowUp(ctx, inc.ID, models.FollowUpInput{Title: "Check the doctor", Kind: "prevent", Priority: "p2",
+					Status: "open", Owner: "owner" + strconv.Itoa(n%3), Factors: []string{"cold-caches"}}); err != nil {
+					wrote <- err
+					return
+				}
+			}
+		}()
+		for range 15 {
+			report, err := s.Doctor(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !report.OK() {
+				t.Fatalf("doctor beside writes found %v: %+v", differing(report), report.Tables)
+			}
+		}
+		close(stop)
+		if err := <-wrote; err != nil {
+			t.Fatal(err)
 		}
 	})
 }
