@@ -60,10 +60,10 @@ func containsString(list []string, s string) bool {
 // doctorNotChecked is derived state the doctor cannot recompute and does not check.
 func doctorNotChecked(dialect string) []DoctorSkip {
 	return []DoctorSkip{
-		{"incident_revisions", "marks compared for equality only: any value, and no row at all, is valid; nothing in the base tables says what it should be"},
-		{"change_counters", "the counters' values are marks compared for equality only; only that the 'insights' and 'names' rows exist is checked"},
-		{"insight_blocks", "the blocks' values are marks compared for equality only; only that every incident's block has a row is checked"},
-		{"similar_sets, similar_suggestions", "a ranking is kept as it was ranked and may lag the incidents by up to an hour, so it is not ranked again and compared; only that it belongs to an incident and names existing incidents other than its own is checked"},
+		{"incident_revisions", "marks compared for equality only: any value, and no row at all, is valid, and nothing in the base tables says what it should be"},
+		{"change_counters values", "marks compared for equality only; that their rows exist is checked"},
+		{"insight_blocks values", "marks compared for equality only; that every incident's block has a row is checked"},
+		{"similar rankings' order and scores", "a ranking is kept as it was ranked and may lag the incidents by up to an hour, so it is not ranked again; its references are checked"},
 	}
 }
 
@@ -197,7 +197,7 @@ func doctorTables(dialect string) []doctorSpec {
 	specs = append(specs,
 		doctorSpec{
 			name: "change_counters", table: "change_counters", mode: doctorMissing,
-			checked: "the 'insights' and 'names' rows exist (values not checked)",
+			checked: "the 'insights' and 'names' rows exist",
 			keys:    []doctorColumn{textCol("name")},
 			want:    "SELECT 'insights' AS name UNION ALL SELECT 'names' AS name",
 			got:     "SELECT name FROM change_counters",
@@ -206,7 +206,7 @@ func doctorTables(dialect string) []doctorSpec {
 		},
 		doctorSpec{
 			name: "insight_blocks", table: "insight_blocks", mode: doctorMissing,
-			checked: "every incident's block has a row (values not checked)",
+			checked: "every incident's block has a row",
 			keys:    []doctorColumn{intCol("block")},
 			want:    "SELECT DISTINCT id / 1024 AS block FROM incidents",
 			got:     "SELECT block FROM insight_blocks",
@@ -217,6 +217,7 @@ func doctorTables(dialect string) []doctorSpec {
 			name: "similar rankings", table: "similar_sets", covers: []string{"similar_suggestions"}, mode: doctorStray,
 			checked: "each ranking belongs to an incident and names existing incidents other than its own",
 			keys:    []doctorColumn{similarID},
+			total:   "SELECT count(*) FROM similar_sets",
 			got: `SELECT st.incident_id FROM similar_sets st WHERE NOT EXISTS (SELECT 1 FROM incidents i WHERE i.id = st.incident_id)
 				UNION SELECT x.incident_id FROM similar_suggestions x
 				WHERE x.similar_id = x.incident_id

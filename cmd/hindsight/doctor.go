@@ -61,7 +61,11 @@ func printDoctor(w io.Writer, report models.DoctorReport) {
 			fmt.Fprintf(w, "%s: ok (%d %s; %s)\n", t.Name, t.Rows, rows(t.Rows), t.Checked)
 			continue
 		}
-		fmt.Fprintf(w, "%s: %d %s differ\n", t.Name, t.Differ, rows(t.Differ))
+		verb := "differ"
+		if t.Differ == 1 {
+			verb = "differs"
+		}
+		fmt.Fprintf(w, "%s: %d %s %s\n", t.Name, t.Differ, rows(t.Differ), verb)
 		for _, e := range t.Examples {
 			fmt.Fprintf(w, "    %s\n", e)
 		}

@@ -38,7 +38,7 @@ Usage:
                                        the password is asked for, or read from standard input
   hindsight token create --email E --name N
                                        print a new API token on the last line
-  hindsight doctor [--repair]          recompute derived tables and compare; --repair rewrites what differs
+  hindsight doctor [--repair]          recompute derived tables and compare
   hindsight export FILE [--database ...]
                                        write the whole database as JSON ("-" for stdout)
 
