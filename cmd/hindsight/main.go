@@ -38,6 +38,7 @@ Usage:
                                        the password is asked for, or read from standard input
   hindsight token create --email E --name N
                                        print a new API token on the last line
+  hindsight doctor [--repair]          recompute derived tables and compare
   hindsight export FILE [--database ...]
                                        write the whole database as JSON ("-" for stdout)
 
@@ -77,6 +78,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer, 
 		return userCommand(ctx, rest, stdin, stdout)
 	case "token":
 		return tokenCommand(ctx, rest, stdout)
+	case "doctor":
+		return doctorCommand(ctx, rest, stdout)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

@@ -1,0 +1,62 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"hindsight/models"
+	"hindsight/models/storetest"
+)
+
+func TestDoctorCommand(t *testing.T) {
+	databases := map[string]string{"sqlite": filepath.Join(t.TempDir(), "doctor.db")}
+	if url := storetest.PostgresURL(t); url != "" {
+		databases["postgres"] = url
+	}
+	for name, db := range databases {
+		t.Run(name, func(t *testing.T) {
+			if _, err := runCLI(t, "", "demo", "--database", db); err != nil {
+				t.Fatal(err)
+			}
+			out, err := runCLI(t, "", "doctor", "--database", db)
+			if err != nil || !strings.Contains(out, "incident_counts: ok (") || !strings.Contains(out, "follow_up_counts: ok (") ||
+				!strings.Contains(out, "incident_revisions: not checked: ") || strings.Contains(out, "differ") {
+				t.Fatalf("doctor on a fresh database: %v\n%s", err, out)
+			}
+
+			store, err := models.Open(context.Background(), db)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sqlDB, err := store.SQLDB()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := sqlDB.Exec("UPDATE incident_counts SET n = n + 5 WHERE n > 0"); err != nil {
+				t.Fatal(err)
+			}
+			store.Close()
+
+			out, err = runCLI(t, "", "doctor", "--database", db)
+			if !errors.Is(err, models.ErrDoctorFound) || !strings.Contains(out, "incident_counts: ") || !(strings.Contains(out, " differ\n") || strings.Contains(out, " differs\n")) ||
+				!strings.Contains(out, "n stored ") || !strings.Contains(out, "follow_up_counts: ok (") {
+				t.Fatalf("doctor after corrupting incident_counts: %v\n%s", err, out)
+			}
+			out, err = runCLI(t, "", "doctor", "--repair", "--database", db)
+			if err != nil || !strings.Contains(out, "incident_counts: rewrote ") || strings.Contains(out, "differ") {
+				t.Fatalf("doctor --repair: %v\n%s", err, out)
+			}
+			out, err = runCLI(t, "", "doctor", "--database", db)
+			if err != nil || strings.Contains(out, "differ") {
+				t.Fatalf("doctor after the repair: %v\n%s", err, out)
+			}
+			out, err = runCLI(t, "", "doctor", "--repair", "--database", db)
+			if err != nil || !strings.Contains(out, "nothing to repair") {
+				t.Fatalf("doctor --repair with nothing to repair: %v\n%s", err, out)
+			}
+		})
+	}
+}

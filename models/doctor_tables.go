@@ -1,0 +1,252 @@
+package models
+
+import "strings"
+
+// The tables of a migrated database as the doctor sees them. Every table is a base table, a
+// derived table the doctor checks, or derived state it says plainly it does not check: a test
+// (TestDoctorKnowsEveryTable) lists the tables of both schemas and fails on any other, so a new
+// table cannot be added without saying here what it is.
+
+// doctorBaseTables hold what people and imports wrote; everything else is derived from them.
+// incident_factors and follow_up_factors are base tables with derived columns (the recurrence
+// copies), checked as such.
+var doctorBaseTables = []string{
+	"services", "regions", "incidents", "incident_services", "incident_regions", "timeline_events",
+	"impact_windows", "impact_window_services", "follow_ups", "users", "sessions", "api_tokens",
+	"login_failures", "audit_entries", "factors", "incident_factors", "follow_up_factors",
+	"incident_links", "calendar_feeds", "postmortem_versions", "settings", "goose_db_version",
+}
+
+// DoctorTableKind says what the doctor takes a table of the given dialect's schema for: "base",
+// "derived" (checked), "not checked" (with the reason in doctorNotChecked), or "" for a table it
+// does not know.
+func DoctorTableKind(dialect, table string) string {
+	if containsString(doctorBaseTables, table) {
+		return "base"
+	}
+	for _, spec := range doctorTables(dialect) {
+		if spec.table == table || containsString(spec.covers, table) {
+			return "derived"
+		}
+	}
+	for _, skip := range doctorNotChecked(dialect) {
+		if skip.Table == table {
+			return "not checked"
+		}
+	}
+	if dialect == "sqlite" {
+		// FTS5 keeps each full-text table in shadow tables of its own; they are checked through
+		// the full-text table.
+		for _, fts := range []string{"incidents_fts", "timeline_events_fts", "follow_ups_fts"} {
+			for _, shadow := range []string{"_data", "_idx", "_content", "_docsize", "_config"} {
+				if table == fts+shadow {
+					return "derived"
+				}
+			}
+		}
+	}
+	return ""
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// doctorNotChecked is derived state the doctor cannot recompute and does not check.
+func doctorNotChecked(dialect string) []DoctorSkip {
+	return []DoctorSkip{
+		{"incident_revisions", "marks compared for equality only: any value, and no row at all, is valid, and nothing in the base tables says what it should be"},
+		{"change_counters values", "marks compared for equality only; that their rows exist is checked"},
+		{"insight_blocks values", "marks compared for equality only; that every incident's block has a row is checked"},
+		{"similar rankings' order and scores", "a ranking is kept as it was ranked and may lag the incidents by up to an hour, so it is not ranked again; its references are checked"},
+	}
+}
+
+func doctorTables(dialect string) []doctorSpec {
+	pg := dialect == "postgres"
+	intCol := func(name string) doctorColumn { return doctorColumn{name: name, typ: doctorInt} }
+	textCol := func(name string) doctorColumn { return doctorColumn{name: name, typ: doctorText} }
+	// SQL that differs between the dialects.
+	unix := func(t string) string { return "unixepoch(" + t + ")" }
+	later := "max"
+	farDue := "'9999-12-31'"
+	if pg {
+		unix = func(t string) string { return "CAST(floor(EXTRACT(EPOCH FROM " + t + ")) AS BIGINT)" }
+		later = "GREATEST"
+		farDue = "DATE '9999-12-31'"
+	}
+	fixed := "CASE WHEN u.status = 'done' AND u.done_at IS NOT NULL AND i.started_at IS NOT NULL THEN " +
+		unix(later+"(u.done_at, i.started_at)") + " END"
+	if !pg {
+		fixed = "CASE WHEN u.status = 'done' AND u.done_at IS NOT NULL AND i.started_at IS NOT NULL THEN " +
+			"max(unixepoch(u.done_at), unixepoch(i.started_at)) END"
+	}
+	followUpCounts := func(dimension, join string) string {
+		return "SELECT u.status, u.kind, u.priority, u.owner, COALESCE(u.due_on, " + farDue + ") AS due_on, " + dimension +
+			", count(*) AS n FROM follow_ups u JOIN incidents i ON i.id = u.incident_id AND i.deleted_at IS NULL " + join +
+			" GROUP BY u.status, u.kind, u.priority, u.owner, COALESCE(u.due_on, " + farDue + ")" + groupExtra(dimension)
+	}
+	narrative := `i.customer_impact || ' ' || i.root_cause || ' ' || i."trigger" || ' ' || i.detection || ' ' || i.response || ' ' || i.lessons`
+	similarID := doctorColumn{name: "incident_id", typ: doctorInt}
+
+	specs := []doctorSpec{
+		{
+			name: "incident_counts", table: "incident_counts", mode: doctorRows,
+			keys:   []doctorColumn{textCol("status"), textCol("severity"), textCol("postmortem_state")},
+			values: []doctorColumn{intCol("n")},
+			want: `SELECT status, severity, postmortem_state, count(*) AS n FROM incidents WHERE deleted_at IS NULL
+				GROUP BY status, severity, postmortem_state`,
+			// A key counted down to nothing may keep a row saying 0: it is the same as no row.
+			got: "SELECT status, severity, postmortem_state, n FROM incident_counts WHERE n <> 0",
+		},
+		{
+			name: "follow_up_counts", table: "follow_up_counts", mode: doctorRows,
+			keys: []doctorColumn{textCol("status"), textCol("kind"), textCol("priority"), textCol("owner"),
+				{name: "due_on", typ: doctorDate}, intCol("factor_id"), intCol("service_id")},
+			values: []doctorColumn{intCol("n")},
+			want: followUpCounts("0 AS factor_id, 0 AS service_id", "") + " UNION ALL " +
+				followUpCounts("ff.factor_id, 0 AS service_id", "JOIN follow_up_factors ff ON ff.follow_up_id = u.id") + " UNION ALL " +
+				followUpCounts("0 AS factor_id, s.service_id", "JOIN incident_services s ON s.incident_id = u.incident_id"),
+			got: "SELECT status, kind, priority, owner, due_on, factor_id, service_id, n FROM follow_up_counts WHERE n <> 0",
+		},
+		{
+			name: "incident_factors recurrence copy (started_unix, live)", table: "incident_factors", mode: doctorColumns,
+			keys:   []doctorColumn{intCol("incident_id"), intCol("factor_id")},
+			values: []doctorColumn{intCol("started_unix"), {name: "live", typ: doctorBool}},
+			want: "SELECT f.incident_id, f.factor_id, " + unix("i.started_at") + ` AS started_unix, i.deleted_at IS NULL AS live
+				FROM incident_factors f JOIN incidents i ON i.id = f.incident_id`,
+			got: "SELECT incident_id, factor_id, started_unix, live FROM incident_factors",
+		},
+		{
+			name: "follow_up_factors recurrence copy (fixed_unix, live)", table: "follow_up_factors", mode: doctorColumns,
+			keys:   []doctorColumn{intCol("follow_up_id"), intCol("factor_id")},
+			values: []doctorColumn{intCol("fixed_unix"), {name: "live", typ: doctorBool}},
+			want: "SELECT ff.follow_up_id, ff.factor_id, " + fixed + ` AS fixed_unix, i.deleted_at IS NULL AS live
+				FROM follow_up_factors ff JOIN follow_ups u ON u.id = ff.follow_up_id JOIN incidents i ON i.id = u.incident_id`,
+			got: "SELECT follow_up_id, factor_id, fixed_unix, live FROM follow_up_factors",
+		},
+	}
+	if pg {
+		doc := doctorColumn{name: "document", typ: doctorTSVector}
+		specs = append(specs,
+			doctorSpec{
+				name: "incidents_fts", table: "incidents_fts", mode: doctorRows,
+				keys: []doctorColumn{intCol("id")}, values: []doctorColumn{doc},
+				want: "SELECT i.id, to_tsvector('english', i.title || ' ' || i.summary || ' ' || " + narrative + ") AS document FROM incidents i",
+				got:  "SELECT id, document FROM incidents_fts",
+			},
+			doctorSpec{
+				name: "timeline_events_fts", table: "timeline_events_fts", mode: doctorRows,
+				keys: []doctorColumn{intCol("id")}, values: []doctorColumn{intCol("incident_id"), doc},
+				want: "SELECT id, incident_id, to_tsvector('english', body) AS document FROM timeline_events",
+				got:  "SELECT id, incident_id, document FROM timeline_events_fts",
+			},
+			doctorSpec{
+				name: "follow_ups_fts", table: "follow_ups_fts", mode: doctorRows,
+				keys: []doctorColumn{intCol("id")}, values: []doctorColumn{intCol("incident_id"), doc},
+				want: "SELECT id, incident_id, to_tsvector('english', title || ' ' || description || ' ' || verification) AS document FROM follow_ups",
+				got:  "SELECT id, incident_id, document FROM follow_ups_fts",
+			},
+			// Changes to the totals wait here only inside the transaction that made them and are
+			// folded in when it commits; a committed row would be folded into someone else's.
+			doctorSpec{
+				name: "incident_counts_pending", table: "incident_counts_pending", mode: doctorRows,
+				checked: "empty outside a transaction",
+				keys:    []doctorColumn{textCol("status"), textCol("severity"), textCol("postmortem_state"), intCol("delta")},
+				got:     "SELECT status, severity, postmortem_state, delta FROM incident_counts_pending",
+			},
+			doctorSpec{
+				name: "follow_up_counts_pending", table: "follow_up_counts_pending", mode: doctorRows,
+				checked: "empty outside a transaction",
+				keys: []doctorColumn{textCol("status"), textCol("kind"), textCol("priority"), textCol("owner"),
+					{name: "due_on", typ: doctorDate}, intCol("factor_id"), intCol("service_id"), intCol("delta")},
+				got: "SELECT status, kind, priority, owner, due_on, factor_id, service_id, delta FROM follow_up_counts_pending",
+			},
+		)
+	} else {
+		// FTS5 keeps each row's text as written, under the record's id as its rowid.
+		rowid := func() doctorColumn { return doctorColumn{name: "id", column: "rowid", typ: doctorInt} }
+		specs = append(specs,
+			doctorSpec{
+				name: "incidents_fts", table: "incidents_fts", mode: doctorRows,
+				keys:   []doctorColumn{rowid()},
+				values: []doctorColumn{textCol("title"), textCol("summary"), textCol("narrative")},
+				want:   "SELECT i.id, i.title, i.summary, " + narrative + " AS narrative FROM incidents i",
+				got:    "SELECT rowid AS id, title, summary, narrative FROM incidents_fts",
+			},
+			doctorSpec{
+				name: "timeline_events_fts", table: "timeline_events_fts", mode: doctorRows,
+				keys: []doctorColumn{rowid()}, values: []doctorColumn{textCol("body")},
+				want: "SELECT id, body FROM timeline_events",
+				got:  "SELECT rowid AS id, body FROM timeline_events_fts",
+			},
+			doctorSpec{
+				name: "follow_ups_fts", table: "follow_ups_fts", mode: doctorRows,
+				keys:   []doctorColumn{rowid()},
+				values: []doctorColumn{textCol("title"), textCol("description"), textCol("verification")},
+				want:   "SELECT id, title, description, verification FROM follow_ups",
+				got:    "SELECT rowid AS id, title, description, verification FROM follow_ups_fts",
+			},
+		)
+	}
+	specs = append(specs,
+		doctorSpec{
+			name: "change_counters", table: "change_counters", mode: doctorMissing,
+			checked: "the 'insights' and 'names' rows exist",
+			keys:    []doctorColumn{textCol("name")},
+			want:    "SELECT 'insights' AS name UNION ALL SELECT 'names' AS name",
+			got:     "SELECT name FROM change_counters",
+			// A counter written again starts at 1, so a process that read it missing reads again.
+			insertExtra: [2]string{"n", "1"},
+		},
+		doctorSpec{
+			name: "insight_blocks", table: "insight_blocks", mode: doctorMissing,
+			checked: "every incident's block has a row",
+			keys:    []doctorColumn{intCol("block")},
+			want:    "SELECT DISTINCT id / 1024 AS block FROM incidents",
+			got:     "SELECT block FROM insight_blocks",
+			// A block written again moves from no row to 1, which every process sees as a change.
+			insertExtra: [2]string{"n", "1"},
+		},
+		doctorSpec{
+			name: "similar rankings", table: "similar_sets", covers: []string{"similar_suggestions"}, mode: doctorStray,
+			checked: "each ranking belongs to an incident and names existing incidents other than its own",
+			keys:    []doctorColumn{similarID},
+			total:   "SELECT count(*) FROM similar_sets",
+			got: `SELECT st.incident_id FROM similar_sets st WHERE NOT EXISTS (SELECT 1 FROM incidents i WHERE i.id = st.incident_id)
+				UNION SELECT x.incident_id FROM similar_suggestions x
+				WHERE x.similar_id = x.incident_id
+					OR NOT EXISTS (SELECT 1 FROM similar_sets st WHERE st.incident_id = x.incident_id)
+					OR NOT EXISTS (SELECT 1 FROM incidents i WHERE i.id = x.similar_id)`,
+			// A ranking found wrong is dropped whole: the incident is then ranked again in the
+			// background or on its next view, as one never ranked.
+			deletes: []string{
+				"DELETE FROM similar_suggestions WHERE incident_id = " + param(similarID, dialect),
+				"DELETE FROM similar_sets WHERE incident_id = " + param(similarID, dialect),
+			},
+		},
+	)
+	return specs
+}
+
+// groupExtra is the GROUP BY addition for a follow-up count's dimension column, if it is not a
+// constant.
+func groupExtra(dimension string) string {
+	var out []string
+	for _, part := range strings.Split(dimension, ",") {
+		part = strings.TrimSpace(part)
+		if strings.HasPrefix(part, "0 ") {
+			continue
+		}
+		out = append(out, part)
+	}
+	if len(out) == 0 {
+		return ""
+	}
+	return ", " + strings.Join(out, ", ")
+}
