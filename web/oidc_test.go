@@ -393,7 +393,7 @@ func TestDisableAccount(t *testing.T) {
 	admin := site.person()
 	admin.passwordSignIn(breakGlassEmail)
 	users := admin.get("/admin/users")
-	wantPage(t, "users page", users, http.StatusOK, "/admin/users", "Disable rita@example.com", "Ends every session of rita@example.com")
+	wantPage(t, "users page", users, http.StatusOK, "/admin/users", "Disable rita@example.com", "Ends their sessions and revokes their API tokens at once")
 	if strings.Contains(users.body, "Disable "+breakGlassEmail) {
 		t.Errorf("the users page offers the admin to disable themselves")
 	}
