@@ -338,15 +338,20 @@ func TestOIDCProviderHangs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { ln.Close() })
-	var held []net.Conn
+	held := make(chan net.Conn, 64)
+	t.Cleanup(func() {
+		ln.Close()
+		for len(held) > 0 {
+			(<-held).Close()
+		}
+	})
 	go func() {
 		for {
 			c, err := ln.Accept()
 			if err != nil {
 				return
 			}
-			held = append(held, c) // read nothing, answer nothing
+			held <- c // read nothing, answer nothing
 		}
 	}()
 	site := newOIDCSite(t, "http://"+ln.Addr().String())
