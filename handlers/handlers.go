@@ -33,6 +33,10 @@ type Handlers struct {
 	SetupToken string
 	// Warmed, when set, is closed once start-up has warmed the caches; /readyz waits for it.
 	Warmed <-chan struct{}
+	// OIDC is the identity provider people may sign in with; nil when none is configured.
+	OIDC *OIDC
+	// PasswordSignIn says who may sign in with a password.
+	PasswordSignIn PasswordSignIn
 
 	// status keeps the public status page's answers until the records change.
 	status statusCache

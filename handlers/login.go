@@ -39,7 +39,15 @@ func (h *Handlers) Login(c echo.Context) error {
 		view.PasswordError = models.PasswordTooLong
 		return h.renderLogin(c, http.StatusUnprocessableEntity, view)
 	}
+	if !h.PasswordSignIn.Allows(email) {
+		view.Error = "Password sign-in is turned off here except for break-glass accounts. Use the identity provider's button below."
+		return h.renderLogin(c, http.StatusForbidden, view)
+	}
 	user, err := h.Store.Authenticate(ctx, email, password)
+	if errors.Is(err, models.ErrAccountDisabled) {
+		view.Error = "This account is disabled. Ask an admin if you need it back."
+		return h.renderLogin(c, http.StatusForbidden, view)
+	}
 	if errors.Is(err, models.ErrBadCredentials) {
 		if err := h.Store.RecordLoginFailure(ctx, email, ip); err != nil {
 			return err

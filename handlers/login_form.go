@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"net/http"
+	"net/url"
 
 	"github.com/labstack/echo/v4"
 
@@ -19,6 +20,9 @@ func (h *Handlers) LoginForm(c echo.Context) error {
 
 func (h *Handlers) renderLogin(c echo.Context, status int, v templates.LoginView) error {
 	v.Page = templates.Page{Title: "Sign in"}
+	if h.OIDC != nil {
+		v.OIDCName, v.OIDCStart = h.OIDC.Name(), "/login/oidc?next="+url.QueryEscape(v.Next)
+	}
 	h.withCSRF(c)
 	return render(c, status, templates.LoginPage(v))
 }

@@ -74,8 +74,10 @@ type User struct {
 	PasswordHash string `json:"-"`
 	Role         string
 	SessionEpoch int
-	CreatedAt    time.Time
-	UpdatedAt    time.Time
+	// DisabledAt is when an admin disabled the account; a disabled account cannot sign in.
+	DisabledAt *time.Time
+	CreatedAt  time.Time
+	UpdatedAt  time.Time
 }
 
 // Can tells whether the user's role reaches the given one.
@@ -248,6 +250,9 @@ func (s *Store) Authenticate(ctx context.Context, email, password string) (*User
 	}
 	if !passwordMatches(u.PasswordHash, password) {
 		return nil, ErrBadCredentials
+	}
+	if u.DisabledAt != nil {
+		return nil, fmt.Errorf("user %d: %w", u.ID, ErrAccountDisabled)
 	}
 	return u, nil
 }

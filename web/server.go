@@ -52,6 +52,10 @@ type Deps struct {
 	// Similar hands out incidents' similar incidents; the server runs its background ranking. When
 	// nil, New makes one that ranks on views only.
 	Similar *models.SimilarKeeper
+	// OIDC configures sign-in with an OpenID Connect provider; off without an issuer.
+	OIDC handlers.OIDCConfig
+	// PasswordSignIn can turn password sign-in off for all but break-glass accounts.
+	PasswordSignIn handlers.PasswordSignIn
 }
 
 func pageCacheBytes(n int) int {
@@ -107,6 +111,7 @@ func New(deps Deps) *echo.Echo {
 		deps.Similar = models.NewSimilarKeeper(deps.Store, deps.Log)
 	}
 	h := &handlers.Handlers{Store: deps.Store, Log: deps.Log, BaseURL: deps.BaseURL, Sessions: sessions, Similar: deps.Similar, Fragments: handlers.NewFragments(pageCacheBytes(deps.PageCacheBytes)), Warmed: deps.Warmed}
+	h.OIDC, h.PasswordSignIn = handlers.NewOIDC(deps.OIDC), deps.PasswordSignIn
 	if n, err := deps.Store.CountUsers(context.Background()); err == nil && n == 0 {
 		h.SetupToken = deps.SetupToken
 		if h.SetupToken == "" {
@@ -202,6 +207,8 @@ func routes(r router, h *handlers.Handlers) {
 
 	r.get("/login", Public, h.LoginForm)
 	r.post("/login", Public, h.Login)
+	r.get("/login/oidc", Public, h.OIDCLogin)
+	r.get(handlers.OIDCCallbackPath, Public, h.OIDCCallback)
 	r.post("/logout", Public, h.Logout)
 	r.get("/setup", Public, h.SetupForm)
 	r.post("/setup", Public, h.Setup)
@@ -213,6 +220,7 @@ func routes(r router, h *handlers.Handlers) {
 	r.get("/admin/users", Admin, h.UserList)
 	r.post("/admin/users", Admin, h.UserCreate)
 	r.post("/admin/users/:id/role", Admin, h.UserRole)
+	r.post("/admin/users/:id/disable", Admin, h.UserDisable)
 	r.get("/admin/settings", Admin, h.SettingsEdit)
 	r.post("/admin/settings", Admin, h.SettingsUpdate)
 	r.get("/admin/import", Admin, h.ImportForm)

@@ -112,6 +112,43 @@ func openStore(ctx context.Context, database string) (*models.Store, int, error)
 	return store, applied, nil
 }
 
+// signInFlags adds the flags of OpenID Connect and password sign-in (see docs/oidc.md); the
+// function it returns reads them once parsed.
+func signInFlags(fs *flag.FlagSet) func() (handlers.OIDCConfig, handlers.PasswordSignIn, error) {
+	issuer := fs.String("oidc-issuer", env("HINDSIGHT_OIDC_ISSUER", ""), "OpenID Connect issuer URL; sign-in with it is off when empty (env HINDSIGHT_OIDC_ISSUER)")
+	clientID := fs.String("oidc-client-id", env("HINDSIGHT_OIDC_CLIENT_ID", ""), "OpenID Connect client id (env HINDSIGHT_OIDC_CLIENT_ID)")
+	secret := fs.String("oidc-client-secret", env("HINDSIGHT_OIDC_CLIENT_SECRET", ""), "OpenID Connect client secret (env HINDSIGHT_OIDC_CLIENT_SECRET)")
+	name := fs.String("oidc-name", env("HINDSIGHT_OIDC_NAME", "your identity provider"), "the provider's name on the sign-in button (env HINDSIGHT_OIDC_NAME)")
+	admins := fs.String("oidc-admin-groups", env("HINDSIGHT_OIDC_ADMIN_GROUPS", ""), "comma-separated groups whose members are admins (env HINDSIGHT_OIDC_ADMIN_GROUPS)")
+	responders := fs.String("oidc-responder-groups", env("HINDSIGHT_OIDC_RESPONDER_GROUPS", ""), "comma-separated groups whose members are responders; everyone else is a viewer (env HINDSIGHT_OIDC_RESPONDER_GROUPS)")
+	link := fs.Bool("oidc-link-by-email", env("HINDSIGHT_OIDC_LINK_BY_EMAIL", "") == "true", "let a first provider sign-in with a verified email take over the existing account with that email (env HINDSIGHT_OIDC_LINK_BY_EMAIL=true)")
+	password := fs.String("password-signin", env("HINDSIGHT_PASSWORD_SIGNIN", "all"), "who may sign in with a password: all, or break-glass for only --break-glass-emails (env HINDSIGHT_PASSWORD_SIGNIN)")
+	breakGlass := fs.String("break-glass-emails", env("HINDSIGHT_BREAK_GLASS_EMAILS", ""), "comma-separated emails that may still sign in with a password under --password-signin=break-glass (env HINDSIGHT_BREAK_GLASS_EMAILS)")
+	list := func(s string) []string {
+		var out []string
+		for _, v := range strings.Split(s, ",") {
+			if v = strings.TrimSpace(v); v != "" {
+				out = append(out, v)
+			}
+		}
+		return out
+	}
+	return func() (handlers.OIDCConfig, handlers.PasswordSignIn, error) {
+		cfg := handlers.OIDCConfig{Issuer: strings.TrimSpace(*issuer), ClientID: *clientID, ClientSecret: *secret, Name: *name,
+			AdminGroups: list(*admins), ResponderGroups: list(*responders), LinkByEmail: *link}
+		policy := handlers.PasswordSignIn{BreakGlassOnly: *password == "break-glass", BreakGlass: list(*breakGlass)}
+		switch {
+		case cfg.Issuer != "" && cfg.ClientID == "":
+			return cfg, policy, errors.New("--oidc-issuer needs --oidc-client-id")
+		case *password != "all" && *password != "break-glass":
+			return cfg, policy, fmt.Errorf("--password-signin %q: choose all or break-glass", *password)
+		case policy.BreakGlassOnly && (cfg.Issuer == "" || len(policy.BreakGlass) == 0):
+			return cfg, policy, errors.New("--password-signin=break-glass needs --oidc-issuer and at least one --break-glass-emails address")
+		}
+		return cfg, policy, nil
+	}
+}
+
 func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	addr := fs.String("addr", env("HINDSIGHT_ADDR", ":8080"), "listen address (env HINDSIGHT_ADDR)")
@@ -125,7 +162,12 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	maxInFlight := fs.Int("max-in-flight", envInt("HINDSIGHT_MAX_IN_FLIGHT", web.DefaultMaxInFlight), "requests served at once; past it, 503 with Retry-After at once; -1 for no cap (env HINDSIGHT_MAX_IN_FLIGHT)")
 	maxPerAddress := fs.Int("max-in-flight-per-address", envInt("HINDSIGHT_MAX_IN_FLIGHT_PER_ADDRESS", web.DefaultMaxInFlightPerAddress), "requests one client address may have in flight, bodies still arriving included; past it, 429; -1 for no cap (env HINDSIGHT_MAX_IN_FLIGHT_PER_ADDRESS)")
 	pprofAddr := fs.String("pprof-addr", "", "serve Go's profiler (net/http/pprof) on this address, e.g. 127.0.0.1:6060; off when empty")
+	signIn := signInFlags(fs)
 	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	oidcConfig, passwordSignIn, err := signIn()
+	if err != nil {
 		return err
 	}
 	trusted, err := parseCIDRs(*proxies)
@@ -163,6 +205,7 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 		Handler: web.New(web.Deps{
 			Store: store, Log: log, SecureCookies: *secure || useTLS, TrustedProxies: trusted, BaseURL: base,
 			MaxInFlight: *maxInFlight, MaxInFlightPerAddress: *maxPerAddress, Warmed: warmed, Similar: similar, PageCacheBytes: *pageCacheMB << 20,
+			OIDC: oidcConfig, PasswordSignIn: passwordSignIn,
 		}),
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       30 * time.Second,

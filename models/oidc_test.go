@@ -1,0 +1,78 @@
+package models_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"hindsight/models"
+	"hindsight/models/storetest"
+)
+
+// TestSignInWithOIDC: an identity is found by (issuer, subject), not by email; its first sign-in
+// makes an account without a password; an existing account with the same email is taken only
+// when linking is allowed, and never from another subject at the same issuer; the role follows
+// the mapping at every sign-in; a disabled account is refused.
+func TestSignInWithOIDC(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *models.Store) {
+		ctx := context.Background()
+		const iss = "https://id.example.com"
+		alice, err := s.SignInWithOIDC(ctx, models.OIDCSignIn{Issuer: iss, Subject: "a1", Email: "Alice@Example.com", Name: "Alice", Role: models.RoleAdmin})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if alice.Email != "alice@example.com" || alice.Role != models.RoleAdmin {
+			t.Errorf("first sign-in made %+v", alice)
+		}
+		if _, err := s.Authenticate(ctx, "alice@example.com", ""); !errors.Is(err, models.ErrBadCredentials) {
+			t.Errorf("an account made by the provider signs in with an empty password: %v", err)
+		}
+		again, err := s.SignInWithOIDC(ctx, models.OIDCSignIn{Issuer: iss, Subject: "a1", Email: "alice@example.com", Role: models.RoleViewer})
+		if err != nil || again.ID != alice.ID || again.Role != models.RoleViewer {
+			t.Errorf("second sign-in: %+v, %v; want the same account demoted to viewer", again, err)
+		}
+		if u, _ := s.UserByID(ctx, alice.ID); u.Role != models.RoleViewer {
+			t.Errorf("stored role %q, want viewer", u.Role)
+		}
+		// Another subject claiming Alice's email does not get her account, linking or not.
+		for _, link := range []bool{false, true} {
+			if _, err := s.SignInWithOIDC(ctx, models.OIDCSignIn{Issuer: iss, Subject: "mallory", Email: "alice@example.com", Role: models.RoleAdmin, LinkByEmail: link}); !errors.Is(err, models.ErrIdentityUnlinked) {
+				t.Errorf("link=%v: another subject with alice's email: %v, want ErrIdentityUnlinked", link, err)
+			}
+		}
+		// A password account is not taken over unless linking is allowed.
+		bob, err := s.CreateUser(ctx, models.UserInput{Email: "bob@example.com", Role: models.RoleResponder, Password: "a long enough password"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.SignInWithOIDC(ctx, models.OIDCSignIn{Issuer: iss, Subject: "b1", Email: "bob@example.com", Role: models.RoleViewer}); !errors.Is(err, models.ErrIdentityUnlinked) {
+			t.Errorf("password account taken without linking: %v", err)
+		}
+		linked, err := s.SignInWithOIDC(ctx, models.OIDCSignIn{Issuer: iss, Subject: "b1", Email: "bob@example.com", Role: models.RoleViewer, LinkByEmail: true})
+		if err != nil || linked.ID != bob.ID {
+			t.Errorf("linking: %+v, %v; want bob's account", linked, err)
+		}
+		// Disabled: no sign-in either way, its token revoked, its sessions' epoch moved on.
+		_, _, _ = s.CreateToken(ctx, bob.ID, "ci")
+		secret, _, _ := s.CreateToken(ctx, bob.ID, "pager")
+		revoked, err := s.DisableUser(ctx, bob.ID)
+		if err != nil || revoked != 2 {
+			t.Errorf("DisableUser: revoked %d, %v; want 2", revoked, err)
+		}
+		if _, err := s.UserByToken(ctx, secret); !errors.Is(err, models.ErrNotFound) {
+			t.Errorf("a disabled account's token still works: %v", err)
+		}
+		if u, _ := s.UserByID(ctx, bob.ID); u.DisabledAt == nil || u.SessionEpoch == bob.SessionEpoch {
+			t.Errorf("after DisableUser: %+v", u)
+		}
+		if _, err := s.Authenticate(ctx, "bob@example.com", "a long enough password"); !errors.Is(err, models.ErrAccountDisabled) {
+			t.Errorf("disabled account signs in with its password: %v", err)
+		}
+		if _, err := s.SignInWithOIDC(ctx, models.OIDCSignIn{Issuer: iss, Subject: "b1", Email: "bob@example.com", Role: models.RoleViewer}); !errors.Is(err, models.ErrAccountDisabled) {
+			t.Errorf("disabled account signs in at the provider: %v", err)
+		}
+		if _, err := s.DisableUser(ctx, 987654); !errors.Is(err, models.ErrNotFound) {
+			t.Errorf("disabling a missing account: %v", err)
+		}
+	})
+}
