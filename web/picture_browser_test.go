@@ -160,6 +160,31 @@ func TestBrowserPictureOfEverySeed(t *testing.T) {
 					if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("picture-%d-%s-%d-section.png", id, scheme, width)), section, 0o644); err != nil {
 						t.Fatal(err)
 					}
+					figures, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.CSS(`section[aria-labelledby="figures-h"]`)))
+					if err != nil {
+						t.Fatal(err)
+					}
+					if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("figures-%d-%s-%d.png", id, scheme, width)), figures, 0o644); err != nil {
+						t.Fatal(err)
+					}
+					if id == 1 {
+						steps(t, ctx, "open the follow-up form", chromedp.Click(chromedp.CSS(`#follow-ups details.add > summary`)), chromedp.WaitVisible(chromedp.CSS(`#fu-new-done_at`)))
+						form, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.CSS(`#follow-ups details.add`)))
+						if err != nil {
+							t.Fatal(err)
+						}
+						if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("follow-up-form-%s-%d.png", scheme, width)), form, 0o644); err != nil {
+							t.Fatal(err)
+						}
+						steps(t, ctx, "open the edit form", chromedp.Navigate(srv.URL+path+"/edit"), chromedp.WaitVisible(chromedp.CSS(`.milestones`)))
+						milestones, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.CSS(`.milestones`)))
+						if err != nil {
+							t.Fatal(err)
+						}
+						if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("milestones-form-%s-%d.png", scheme, width)), milestones, 0o644); err != nil {
+							t.Fatal(err)
+						}
+					}
 				}
 			}
 		}
