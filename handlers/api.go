@@ -245,6 +245,7 @@ type apiFollowUpInput struct {
 	Owner        string   `json:"owner"`
 	DueOn        *string  `json:"due_on"`
 	Status       string   `json:"status"`
+	DoneAt       *string  `json:"done_at"` // RFC 3339; empty when marked done now
 	TrackerURL   string   `json:"tracker_url"`
 	Verification string   `json:"verification"`
 }
@@ -323,6 +324,7 @@ func (b apiIncidentInput) toInput() (models.IncidentInput, models.Children, mode
 		for n, f := range *b.FollowUps {
 			var fuErrs models.FieldErrors
 			followUps[n], fuErrs = f.toInput()
+			fuErrs = mergeErrors(fuErrs, models.CheckDoneAt(followUps[n], in.Milestones.StartedAt, time.UTC, time.Now()))
 			errs = append(errs, fuErrs.Prefixed(fmt.Sprintf("follow_ups[%d].", n))...)
 		}
 		children.FollowUps = &followUps
@@ -349,6 +351,9 @@ func (f apiFollowUpInput) toInput() (models.FollowUpInput, models.FieldErrors) {
 		} else {
 			errs.Add("due_on", "Not a date; write it as 2026-04-30.")
 		}
+	}
+	if in.Status == "done" {
+		in.DoneAt = rfc3339(f.DoneAt, "done_at", &errs)
 	}
 	return in, mergeErrors(errs, models.Validate(in))
 }

@@ -67,7 +67,11 @@ func (h *Handlers) APIFollowUpCreate(c echo.Context) error {
 	if len(errs) > 0 {
 		return invalid(c, errs)
 	}
-	f, err := h.Store.CreateFollowUp(c.Request().Context(), body.IncidentID, in)
+	err = h.Store.CheckFollowUpDone(c.Request().Context(), body.IncidentID, in)
+	var f *models.FollowUp
+	if err == nil {
+		f, err = h.Store.CreateFollowUp(c.Request().Context(), body.IncidentID, in)
+	}
 	if fe, ok := asFieldErrors(err); ok {
 		return invalid(c, fe)
 	}
@@ -96,7 +100,10 @@ func (h *Handlers) APIFollowUpUpdate(c echo.Context) error {
 	if errs = append(errs, more...); len(errs) > 0 {
 		return invalid(c, errs)
 	}
-	err = h.Store.UpdateFollowUp(c.Request().Context(), current.IncidentID, id, body.Version, in)
+	err = h.Store.CheckFollowUpDone(c.Request().Context(), current.IncidentID, in)
+	if err == nil {
+		err = h.Store.UpdateFollowUp(c.Request().Context(), current.IncidentID, id, body.Version, in)
+	}
 	if fe, ok := asFieldErrors(err); ok {
 		return invalid(c, fe)
 	}

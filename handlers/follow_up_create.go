@@ -1,28 +1,43 @@
 package handlers
 
 import (
-	"context"
+	"net/http"
 
 	"github.com/labstack/echo/v4"
 
 	"hindsight/models"
+
 	"hindsight/templates"
 )
 
-// FollowUpCreate adds a follow-up action from the form on the incident page.
+// FollowUpCreate adds a follow-up action from the form on the incident page. A done date in the
+// future or before the incident started comes back beside its field with the input kept.
 func (h *Handlers) FollowUpCreate(c echo.Context) error {
-	return childSave(h, c, false, childForm[templates.FollowUpFormValues, models.FollowUpInput]{
-		parse: followUpForm,
-		save: func(ctx context.Context, incidentID, _ int64, in models.FollowUpInput) (int64, error) {
-			f, err := h.Store.CreateFollowUp(ctx, incidentID, in)
+	incidentID, err := pathID(c, "id")
+	if err != nil {
+		return err
+	}
+	form, err := formValues(c)
+	if err != nil {
+		return err
+	}
+	values, in, errs := followUpForm(form)
+	if len(errs) == 0 {
+		err := h.Store.CheckFollowUpDone(c.Request().Context(), incidentID, in)
+		var f *models.FollowUp
+		if err == nil {
+			f, err = h.Store.CreateFollowUp(c.Request().Context(), incidentID, in)
+		}
+		fe, refused := asFieldErrors(err)
+		if !refused {
 			if err != nil {
-				return 0, err
+				return storeError(err, "incident")
 			}
-			return f.ID, nil
-		},
-		place: func(v *templates.IncidentView, f templates.ChildForm[templates.FollowUpFormValues]) {
-			v.NewFollowUp, v.Open = f, "follow-ups"
-		},
-		anchor: "follow-up", what: "follow-up",
+			return seeOther(c, incidentURL(incidentID)+"#"+anchor("follow-up", f.ID))
+		}
+		errs = fe
+	}
+	return h.childFormFailed(c, incidentID, http.StatusUnprocessableEntity, func(v *templates.IncidentView) {
+		v.NewFollowUp, v.Open = templates.ChildForm[templates.FollowUpFormValues]{Values: values, Errors: errs}, "follow-ups"
 	})
 }

@@ -22,12 +22,18 @@ func (h *Handlers) FollowUpUpdate(c echo.Context) error {
 	values, in, errs := followUpForm(form)
 	status := http.StatusUnprocessableEntity
 	if len(errs) == 0 {
-		err = h.Store.UpdateFollowUp(c.Request().Context(), incidentID, id, values.Version, in)
-		if !isConflict(err) {
-			return childSaved(c, err, incidentID, anchor("follow-up", id), "follow-up")
+		err = h.Store.CheckFollowUpDone(c.Request().Context(), incidentID, in)
+		if err == nil {
+			err = h.Store.UpdateFollowUp(c.Request().Context(), incidentID, id, values.Version, in)
 		}
-		status = http.StatusConflict
-		errs.Add("title", "Someone else changed this follow-up while you were editing it. Your input is kept; save again to apply it over theirs.")
+		if fe, refused := asFieldErrors(err); refused {
+			errs = fe // a done date before the incident started, shown beside its field
+		} else if !isConflict(err) {
+			return childSaved(c, err, incidentID, anchor("follow-up", id), "follow-up")
+		} else {
+			status = http.StatusConflict
+			errs.Add("title", "Someone else changed this follow-up while you were editing it. Your input is kept; save again to apply it over theirs.")
+		}
 	}
 	return h.childFormFailed(c, incidentID, status, func(v *templates.IncidentView) {
 		if status == http.StatusConflict {

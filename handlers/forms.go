@@ -189,6 +189,7 @@ func followUpForm(form url.Values) (templates.FollowUpFormValues, models.FollowU
 		Priority: form.Get("priority"), Owner: form.Get("owner"), DueOn: form.Get("due_on"),
 		Status: form.Get("status"), TrackerURL: form.Get("tracker_url"),
 		Verification: form.Get("verification"), Version: formVersion(form), Factors: form["factors"],
+		DoneAt: form.Get("done_at"), TimeZone: form.Get("time_zone"),
 	}
 	var errs models.FieldErrors
 	in := models.FollowUpInput{
@@ -204,13 +205,25 @@ func followUpForm(form url.Values) (templates.FollowUpFormValues, models.FollowU
 			in.DueOn = &d
 		}
 	}
+	// The done date is typed in the incident's zone, which the form carries; only a done
+	// follow-up keeps one, so a date left in the field of one set back to open is not an error.
+	if values.Status == "done" && strings.TrimSpace(values.DoneAt) != "" {
+		loc := time.UTC
+		if values.TimeZone != "" {
+			loc = formZone(values.TimeZone, &errs)
+		}
+		in.DoneAt = localTime(values.DoneAt, loc, "done_at", &errs)
+	}
 	return values, in, mergeErrors(errs, models.Validate(in))
 }
 
-func followUpFormValues(f *models.FollowUp) templates.FollowUpFormValues {
+// followUpFormValues fills the edit form from a stored follow-up, its done date in loc, the
+// incident's zone.
+func followUpFormValues(f *models.FollowUp, loc *time.Location) templates.FollowUpFormValues {
 	return templates.FollowUpFormValues{
 		Title: f.Title, Description: f.Description, Kind: f.Kind, Priority: f.Priority, Owner: f.Owner,
 		DueOn: templates.DateOnly(f.DueOn), Status: f.Status, TrackerURL: f.TrackerURL,
 		Verification: f.Verification, Version: f.Version, Factors: f.FactorSlugs(),
+		DoneAt: templates.LocalInput(f.DoneAt, loc), TimeZone: loc.String(),
 	}
 }

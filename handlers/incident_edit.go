@@ -5,10 +5,13 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"hindsight/models"
+
 	"hindsight/templates"
 )
 
-// IncidentEdit shows the form for an existing incident, warning about milestones out of order.
+// IncidentEdit shows the form for an existing incident, warning about milestones out of order
+// and figures that contradict each other.
 func (h *Handlers) IncidentEdit(c echo.Context) error {
 	inc, err := h.loadIncident(c)
 	if err != nil {
@@ -20,6 +23,6 @@ func (h *Handlers) IncidentEdit(c echo.Context) error {
 		return err
 	}
 	page.ID, page.Version = inc.ID, inc.Version
-	page.Values, page.Warnings = incidentFormValues(inc), inc.Milestones().OrderWarnings()
+	page.Values, page.Warnings = incidentFormValues(inc), models.FormWarnings(inc.Milestones(), inc)
 	return render(c, http.StatusOK, templates.IncidentFormPage(page))
 }

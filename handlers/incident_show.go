@@ -87,7 +87,7 @@ func (h *Handlers) incidentShowEditing(c echo.Context) error {
 	if id, _ := strconv.ParseInt(q.Get("edit_follow_up"), 10, 64); id != 0 {
 		for n := range inc.FollowUps {
 			if inc.FollowUps[n].ID == id {
-				view.EditFollowUp = templates.ChildForm[templates.FollowUpFormValues]{ID: id, Values: followUpFormValues(&inc.FollowUps[n])}
+				view.EditFollowUp = templates.ChildForm[templates.FollowUpFormValues]{ID: id, Values: followUpFormValues(&inc.FollowUps[n], view.Location)}
 			}
 		}
 	}

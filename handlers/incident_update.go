@@ -52,7 +52,7 @@ func (h *Handlers) IncidentUpdate(c echo.Context) error {
 		status, version = http.StatusConflict, current.Version
 	}
 	page.ID, page.Version = id, version
-	page.Values, page.Errors, page.Warnings = values, errs, in.Milestones.OrderWarnings()
+	page.Values, page.Errors, page.Warnings = values, errs, models.FormWarnings(in.Milestones, current)
 	if status == http.StatusConflict {
 		page.Conflicts = templates.CompareFormValues(values, incidentFormValues(current))
 	}

@@ -22,8 +22,8 @@ import (
 
 // The public status page: what it shows and why.
 //
-// An incident appears only when it is marked public, and then only with its title, status,
-// severity as a Statuspage impact, affected services, its public timeline entries and its impact
+// An incident appears only when it is marked public, and then only with its title, status, its
+// Statuspage impact (the worst level of its impact windows; severity stays internal), affected services, its public timeline entries and its impact
 // windows' times and levels (as the services' states). Its postmortem appears only while it is
 // published, and then as the version recorded at publication (models.PublicPostmortem), never as
 // the live text: the summary and the narrative sections reach the public through that version
@@ -199,7 +199,7 @@ func (h *Handlers) latestPostmortems(ctx context.Context, incidents []models.Inc
 // statusIncidentView is an incident as the status page shows it; the preview builds the same.
 func statusIncidentView(head templates.StatusHead, inc *models.Incident, pm *templates.PublishedPostmortem) templates.StatusIncidentView {
 	v := templates.StatusIncidentView{
-		Head: head, ID: inc.ID, Title: inc.Title, Status: inc.Status, Impact: statuspage.Impact(inc.Severity),
+		Head: head, ID: inc.ID, Title: inc.Title, Status: inc.Status, Impact: statuspage.Impact(inc),
 		Started: publicStart(inc), Services: inc.ServiceNames(), Updates: models.PublicEvents(inc), Postmortem: pm,
 	}
 	if inc.Status == "resolved" && inc.ResolvedAt != nil {
@@ -228,7 +228,7 @@ func statusMonths(incidents []models.Incident, loc *time.Location) []templates.S
 			months = append(months, templates.StatusMonth{Label: label})
 		}
 		row := templates.StatusHistoryRow{
-			ID: inc.ID, Title: inc.Title, Impact: statuspage.Impact(inc.Severity), Status: inc.Status,
+			ID: inc.ID, Title: inc.Title, Impact: statuspage.Impact(inc), Status: inc.Status,
 			Started: started, Postmortem: inc.PostmortemState == models.PostmortemPublished,
 		}
 		if inc.Status == "resolved" {

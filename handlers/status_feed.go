@@ -66,8 +66,12 @@ func (h *Handlers) StatusFeed(c echo.Context) error {
 			if updated.After(latest) {
 				latest = updated
 			}
+			title := fmt.Sprintf("%s (%s)", inc.Title, templates.Label(inc.Status))
+			if impact := statuspage.Impact(inc); impact != "none" {
+				title = fmt.Sprintf("%s (%s, %s impact)", inc.Title, templates.Label(inc.Status), impact)
+			}
 			feed.Entries = append(feed.Entries, &feeds.AtomEntry{
-				Title:     fmt.Sprintf("%s (%s, %s impact)", inc.Title, templates.Label(inc.Status), statuspage.Impact(inc.Severity)),
+				Title:     title,
 				Id:        link,
 				Links:     []feeds.AtomLink{{Href: link, Rel: "alternate", Type: "text/html"}},
 				Published: atomTime(publicStart(inc)),

@@ -39,9 +39,9 @@ func (h *Handlers) StatusHome(c echo.Context) error {
 		var exported []statuspage.Incident
 		for n := range open {
 			inc := &open[n]
-			exported = append(exported, statuspage.Incident{Status: inc.Status, Impact: statuspage.Impact(inc.Severity)})
+			exported = append(exported, statuspage.Incident{Status: inc.Status, Impact: statuspage.Impact(inc)})
 			card := templates.StatusCard{
-				ID: inc.ID, Title: inc.Title, Status: inc.Status, Impact: statuspage.Impact(inc.Severity),
+				ID: inc.ID, Title: inc.Title, Status: inc.Status, Impact: statuspage.Impact(inc),
 				Started: publicStart(inc), Services: inc.ServiceNames(),
 			}
 			if updates := models.PublicEvents(inc); len(updates) > 0 {

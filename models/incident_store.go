@@ -17,7 +17,7 @@ type IncidentFilter struct {
 	Service         string
 	Region          string
 	PostmortemState string
-	Text            string // matched against title and summary
+	Text            string // the words /search finds (textFilter)
 	Limit           int
 	Offset          int
 	// WithChildren loads timelines, impact windows and follow-ups too, batched per kind.
@@ -61,8 +61,7 @@ func (s *Store) filterIncidents(db *gorm.DB, f IncidentFilter) *gorm.DB {
 		q = q.Where("id IN (SELECT incident_id FROM incident_regions JOIN regions ON regions.id = incident_regions.region_id WHERE regions.name = ?)", f.Region)
 	}
 	if text := strings.TrimSpace(f.Text); text != "" {
-		pattern := "%" + escapeLike(strings.ToLower(text)) + "%"
-		q = q.Where("(LOWER(title) LIKE ? ESCAPE '\\' OR LOWER(summary) LIKE ? ESCAPE '\\')", pattern, pattern)
+		q = s.textFilter(q, text)
 	}
 	return q
 }

@@ -136,9 +136,10 @@ type FollowUpInput struct {
 	TrackerURL   string     `json:"tracker_url" validate:"omitempty,max=2000,weburl"`
 	Verification string     `json:"verification" validate:"max=100000"`
 	Factors      []string   `json:"factors" validate:"max=50,dive,required,max=60"`
-	// DoneAt records when a done follow-up was completed, for imports and samples; people's
-	// edits leave it empty and the store takes the moment of the change.
-	DoneAt *time.Time `json:"-" validate:"omitempty,instant"`
+	// DoneAt is when a done follow-up was completed, as entered (back-filled history keeps its
+	// real dates) or imported; left empty, the store keeps the earlier completion time or takes
+	// the moment it was marked done. Only a done follow-up keeps it (CheckDoneAt has its rules).
+	DoneAt *time.Time `json:"done_at" validate:"omitempty,instant"`
 }
 
 // LinkInput links an incident to another.

@@ -17,12 +17,16 @@ const (
 )
 
 // Figure is one duration of DESIGN §2. Recorded is false when a milestone it needs is missing;
-// Invalid is true when its end is before its start (the value is then negative and kept).
+// Invalid is true when its end is before its start (the value is then negative and kept), and
+// Contradicts when it disagrees with another figure.
 type Figure struct {
 	Name     string
 	Value    time.Duration
 	Recorded bool
 	Invalid  bool
+	// Contradicts says how the figure disagrees with another (Contradictions), "" when it does
+	// not. It is flagged like Invalid, but the figure stays in aggregates.
+	Contradicts string
 }
 
 // Seconds returns the figure in whole seconds, or nil when not recorded.
@@ -77,21 +81,17 @@ func span(name string, from, to *time.Time) Figure {
 // The incident's Timeline and ImpactWindows must be loaded for the last two figures.
 func ComputeMetrics(inc *Incident) Metrics {
 	m := MilestoneMetrics(inc)
-	for _, ev := range inc.Timeline {
-		if ev.Kind == "status_update" && ev.Public && (m.FirstPublicUpdate == nil || ev.At.Before(*m.FirstPublicUpdate)) {
-			at := ev.At
-			m.FirstPublicUpdate = &at
-		}
-	}
+	m.FirstPublicUpdate = firstPublicUpdate(inc.Timeline)
 	m.TimeToFirstPublicUpdate = span(FigureFirstUpdate, inc.StartedAt, m.FirstPublicUpdate)
 	m.Impact, m.ImpactOngoing = impactTime(inc)
+	m.flagContradictions(Contradictions(inc.Milestones(), inc.Timeline, inc.ImpactWindows))
 	return m
 }
 
 // MilestoneMetrics works out the figures that need only the incident's own milestones; list pages
 // use it so that they never load timelines.
 func MilestoneMetrics(inc *Incident) Metrics {
-	return Metrics{
+	m := Metrics{
 		TimeToDetect:            span(FigureDetect, inc.StartedAt, inc.DetectedAt),
 		TimeToAcknowledge:       span(FigureAcknowledge, inc.StartedAt, inc.AcknowledgedAt),
 		TimeToMitigate:          span(FigureMitigate, inc.StartedAt, inc.MitigatedAt),
@@ -100,6 +100,8 @@ func MilestoneMetrics(inc *Incident) Metrics {
 		TimeToFirstPublicUpdate: Figure{Name: FigureFirstUpdate},
 		Impact:                  Figure{Name: FigureImpact},
 	}
+	m.flagContradictions(Contradictions(inc.Milestones(), nil, nil))
+	return m
 }
 
 // WindowEnd is where an impact window stops counting: its own end, else mitigation, else

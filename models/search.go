@@ -224,6 +224,27 @@ func (s *Store) searchQueries(terms []string, limit, window int) ([]string, []an
 		sql.Named("limit", limit), sql.Named("open", markOpen), sql.Named("close", markClose)}
 }
 
+// textFilter narrows a query of incidents to those /search finds for the words of text: an
+// incident whose own document, or one of whose timeline entries or follow-ups, holds every word.
+// The incident list's text filter is this, so the list and /search agree on the same words.
+// Text with no words (only punctuation) matches nothing, as it finds nothing on /search.
+func (s *Store) textFilter(q *gorm.DB, text string) *gorm.DB {
+	terms := searchTerms(text, 12)
+	if len(terms) == 0 {
+		return q.Where("1 = 0")
+	}
+	if s.dialect == "postgres" {
+		query := tsQuery(terms, "&")
+		return q.Where(`incidents.id IN (SELECT id FROM incidents_fts WHERE document @@ to_tsquery('english', ?)
+			UNION ALL SELECT incident_id FROM timeline_events_fts WHERE document @@ to_tsquery('english', ?)
+			UNION ALL SELECT incident_id FROM follow_ups_fts WHERE document @@ to_tsquery('english', ?))`, query, query, query)
+	}
+	query := ftsQuery(terms, "AND")
+	return q.Where(`incidents.id IN (SELECT rowid FROM incidents_fts WHERE incidents_fts MATCH ?
+		UNION ALL SELECT incident_id FROM timeline_events WHERE id IN (SELECT rowid FROM timeline_events_fts WHERE timeline_events_fts MATCH ?)
+		UNION ALL SELECT incident_id FROM follow_ups WHERE id IN (SELECT rowid FROM follow_ups_fts WHERE follow_ups_fts MATCH ?))`, query, query, query)
+}
+
 // SimilarQuery describes the incident to compare with: a stored one or a draft being filed.
 type SimilarQuery struct {
 	ExcludeID int64

@@ -98,7 +98,8 @@ func (s *Store) PublicIncident(ctx context.Context, id int64) (*Incident, error)
 }
 
 // PublicIncidentList lists every public incident's id, title, severity, status, start and
-// postmortem state, newest first, for the status page's history: no children are loaded.
+// postmortem state, newest first, for the status page's history. Of its children only the
+// impact windows' levels are loaded (one IN query), since the public impact is their worst.
 func (s *Store) PublicIncidentList(ctx context.Context, limit, offset int) ([]Incident, int64, error) {
 	var total int64
 	if err := s.read.WithContext(ctx).Model(&Incident{}).Where("public").Count(&total).Error; err != nil {
@@ -108,7 +109,8 @@ func (s *Store) PublicIncidentList(ctx context.Context, limit, offset int) ([]In
 		return q.Order(s.startedDesc()).Order("id DESC").Limit(limit).Offset(offset)
 	}
 	columns := func(ctx context.Context) *gorm.DB {
-		return s.read.WithContext(ctx).Model(&Incident{}).Select(publicIncidentColumns).Where("public")
+		return s.read.WithContext(ctx).Model(&Incident{}).Select(publicIncidentColumns).Where("public").
+			Preload("ImpactWindows", func(db *gorm.DB) *gorm.DB { return db.Select("id", "incident_id", "level") })
 	}
 	var incidents []Incident
 	if err := page(columns(ctx)).Find(&incidents).Error; err != nil {

@@ -230,8 +230,10 @@ type WindowFormValues struct {
 // FollowUpFormValues is a follow-up form as typed.
 type FollowUpFormValues struct {
 	Title, Description, Kind, Priority, Owner, DueOn, Status, TrackerURL, Verification string
-	Version                                                                            int
-	Factors                                                                            []string
+	// DoneAt is the done date as typed, a datetime-local in TimeZone (the incident's zone).
+	DoneAt, TimeZone string
+	Version          int
+	Factors          []string
 }
 
 // ChildForm is an add or edit form for a timeline event, impact window or follow-up on the
@@ -448,4 +450,13 @@ func hitKind(kind string) string {
 
 func linkKindOptions() []Option {
 	return []Option{{"recurrence_of", "a recurrence of"}, {"related", "related to"}, {"duplicate_of", "a duplicate of"}, {"caused_by", "caused by"}}
+}
+
+// followUpZone is the zone a follow-up form's done date is typed in: the one it was typed in,
+// else the incident's.
+func followUpZone(v IncidentView, f ChildForm[FollowUpFormValues]) string {
+	if f.Values.TimeZone != "" {
+		return f.Values.TimeZone
+	}
+	return v.Location.String()
 }

@@ -202,8 +202,9 @@ func TestIncidentPicture(t *testing.T) {
 	check(t, "picture", a.get(path), http.StatusOK, []string{
 		`<section id="picture"`, `<svg xmlns="http://www.w3.org/2000/svg" class="picture"`, `role="img"`,
 		`<title id="picture-svg-title">The incident on one time axis</title>`,
-		"Undetected 72 h 54 min",      // the detection gap, drawn through a break
-		"Drawn shorter than to scale", // and the caption says so
+		"Undetected 72 h 54 min",                             // the detection gap, drawn through a break
+		"In detail, not to scale:",                           // and the caption says so
+		"To scale:</strong> the whole incident, 74 h 28 min", // beside a bar drawn to scale
 		`class="phase phase-undetected"`, `class="bar level-partial_outage"`, `class="update status-investigating"`,
 		"<title>Public update, 2026-03-12 16:39 UTC (investigating): Looking into &lt;b&gt;slow&lt;/b&gt; responses &amp; timeouts.</title>",
 		"&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;", // the note, escaped inside the SVG title

@@ -66,7 +66,7 @@ func TestStatusPageFollowsChanges(t *testing.T) {
 	admin.post(path+"/events", url.Values{"at": {"2026-03-12T17:00"}, "time_zone": {"UTC"}, "kind": {"status_update"}, "status": {"identified"}, "body": {"Working on a fix."}, "public": {"true"}})
 	admin.post(path+"/windows", url.Values{"started_at": {"2026-03-12T16:00"}, "time_zone": {"UTC"}, "level": {"major_outage"}})
 	check(t, "update shows at once", anonymous.get("/status/api/v2/incidents/unresolved.json"), http.StatusOK, []string{"Working on a fix"}, nil)
-	check(t, "the page too", anonymous.get("/status"), http.StatusOK, []string{"Open incidents", "Working on a fix", "Major outage", "Partial System Outage"}, nil)
+	check(t, "the page too", anonymous.get("/status"), http.StatusOK, []string{"Open incidents", "Working on a fix", "Major outage", "Major Service Outage"}, nil)
 
 	req := anonymous.get("/status/api/v2/incidents.json")
 	if req.header.Get("ETag") == etag {
@@ -80,7 +80,7 @@ func TestStatusPageFollowsChanges(t *testing.T) {
 	// Settings name the page and set its zone.
 	check(t, "settings", admin.post("/admin/settings", url.Values{"name": {"Acme status"}, "time_zone": {"Europe/London"}}), http.StatusSeeOther, nil, nil)
 	check(t, "renamed", anonymous.get("/status"), http.StatusOK, []string{"Acme status", "Times are in Europe/London"}, nil)
-	check(t, "renamed JSON", anonymous.get("/status/api/v2/status.json"), http.StatusOK, []string{`"name":"Acme status"`, `"time_zone":"Europe/London"`, `"indicator":"major"`}, nil)
+	check(t, "renamed JSON", anonymous.get("/status/api/v2/status.json"), http.StatusOK, []string{`"name":"Acme status"`, `"time_zone":"Europe/London"`, `"indicator":"critical"`}, nil)
 	check(t, "bad zone", admin.post("/admin/settings", url.Values{"name": {"Acme status"}, "time_zone": {"Mars/Olympus"}}), http.StatusUnprocessableEntity,
 		[]string{"Not a known time zone", "Nothing was saved"}, nil)
 	check(t, "no name", admin.post("/admin/settings", url.Values{"name": {" "}, "time_zone": {"UTC"}}), http.StatusUnprocessableEntity, []string{"This field is required."}, nil)

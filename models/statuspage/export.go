@@ -19,15 +19,12 @@ func ExportIncident(inc *models.Incident, page Page) Incident {
 		ID:         id,
 		Name:       inc.Title,
 		Status:     inc.Status,
-		Impact:     severityImpact[inc.Severity],
+		Impact:     Impact(inc),
 		CreatedAt:  inc.CreatedAt.UTC(),
 		UpdatedAt:  inc.UpdatedAt.UTC(),
 		StartedAt:  utc(inc.StartedAt),
 		PageID:     page.ID,
 		Components: []Component{},
-	}
-	if out.Impact == "" {
-		out.Impact = "none"
 	}
 	if out.StartedAt == nil {
 		out.StartedAt = utc(&inc.CreatedAt)

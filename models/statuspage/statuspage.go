@@ -97,9 +97,6 @@ var impactSeverity = map[string]string{
 	"maintenance": "sev4",
 }
 
-// severityImpact is the reverse, for export.
-var severityImpact = map[string]string{"sev1": "critical", "sev2": "major", "sev3": "minor", "sev4": "none"}
-
 // impactLevel is the impact window level an incident's impact implies when its updates name no
 // component statuses.
 var impactLevel = map[string]string{"critical": "major_outage", "major": "partial_outage", "minor": "degraded"}

@@ -35,13 +35,35 @@ type ComponentsDocument struct {
 	Components []Component `json:"components"`
 }
 
-// Impact is the Statuspage impact of a Hindsight severity: critical, major, minor or none.
-func Impact(severity string) string {
-	if impact, ok := severityImpact[severity]; ok {
+// Impact is the Statuspage impact of an incident: the worst level of its impact windows, as
+// Statuspage words it (none without a window, minor for degraded, major for a partial outage,
+// critical for a major outage). Severity is internal and plays no part: a sev1 that only ever
+// degraded a service is a minor impact to its customers.
+func Impact(inc *models.Incident) string {
+	return LevelImpact(WorstLevel(inc.ImpactWindows))
+}
+
+// WorstLevel is the worst level among impact windows, "" when there are none.
+func WorstLevel(windows []models.ImpactWindow) string {
+	worst := ""
+	for _, w := range windows {
+		if levelRank[w.Level] > levelRank[worst] {
+			worst = w.Level
+		}
+	}
+	return worst
+}
+
+// LevelImpact is the Statuspage impact of a Hindsight impact level ("" for no window).
+func LevelImpact(level string) string {
+	if impact, ok := levelImpact[level]; ok {
 		return impact
 	}
 	return "none"
 }
+
+// levelImpact maps an impact window level to Statuspage's incident impact.
+var levelImpact = map[string]string{"degraded": "minor", "partial_outage": "major", "major_outage": "critical"}
 
 // indicatorRank orders the overall indicators from none to worst.
 var indicatorRank = map[string]int{"none": 0, "minor": 1, "major": 2, "critical": 3}
