@@ -86,3 +86,76 @@ func TestHistoryFitsAPhone(t *testing.T) {
 	}
 	screenshot(t, ctx, "history-phone")
 }
+
+// TestLayoutOnAPhoneAndADesktop measures what the layout issue named: the header's height on a
+// phone, the list tables' Status, TTD and Role within a 390 px screen, the insights date inputs
+// wide enough for their value, and histograms that carry their counts as text.
+func TestLayoutOnAPhoneAndADesktop(t *testing.T) {
+	ctx := browser(t)
+	srv, _ := demoServer(t)
+	signIn(t, ctx, srv)
+
+	pageWidth(t, ctx, srv.URL+"/incidents", 390)
+	header, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`document.querySelector("header.top").getBoundingClientRect().height`))
+	if err != nil || header > 90 || header == 0 {
+		t.Errorf("the header is %.0f px high on a phone, want at most 90 (%v)", header, err)
+	}
+
+	// Every cell of these columns lies inside the 390 px screen, and is drawn.
+	columns := []struct{ path, label string }{
+		{"/incidents", "Status"}, {"/incidents", "TTD"}, {"/incidents", "TTR"},
+		{"/follow-ups", "Status"}, {"/follow-ups", "Due"},
+		{"/admin/users", "Role"},
+	}
+	for _, c := range columns {
+		if w := pageWidth(t, ctx, srv.URL+c.path, 390); w > 390 {
+			t.Errorf("%s is %d px wide at 390 px", c.path, w)
+		}
+		outside, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](fmt.Sprintf(`(() => {
+			const heads = [...document.querySelectorAll("table.list thead th")].map(th => th.textContent.trim());
+			const col = heads.indexOf(%q);
+			if (col < 0) return ["no column"];
+			const cells = [...document.querySelectorAll("table.list tbody tr")].map(tr => tr.children[col]);
+			if (cells.length === 0) return ["no rows"];
+			return cells.filter(td => { const r = td.getBoundingClientRect(); return r.width === 0 || r.left < 0 || r.right > innerWidth; })
+				.map(td => td.textContent.trim() + " at " + Math.round(td.getBoundingClientRect().left) + "–" + Math.round(td.getBoundingClientRect().right));
+		})()`, c.label)))
+		if err != nil || len(outside) > 0 {
+			t.Errorf("%s: %s cells outside the 390 px screen: %v (%v)", c.path, c.label, outside, err)
+		}
+	}
+
+	for _, width := range []int64{1280, 390} {
+		pageWidth(t, ctx, srv.URL+"/insights?from=2022-04-05&to=2026-03-17", width)
+		// A date input's own width (width: auto, nothing stretching or squeezing it) is what
+		// Chromium needs to show the whole value and the picker button; the page's may not be less.
+		cut, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll("input[type=date]")].filter(i => {
+				const probe = i.cloneNode();
+				probe.removeAttribute("id");
+				probe.style.cssText = "position:absolute;width:auto;min-width:0;max-width:none;flex:none";
+				i.parentElement.appendChild(probe);
+				const needed = probe.offsetWidth;
+				probe.remove();
+				return i.scrollWidth > i.clientWidth || i.offsetWidth < needed;
+			}).map(i => i.id + " is " + i.offsetWidth + " px")`))
+		if err != nil || len(cut) > 0 {
+			t.Errorf("at %d px the date inputs cut their value: %v (%v)", width, cut, err)
+		}
+	}
+	// Each histogram writes the count of each bar that holds incidents, and the counts add up.
+	counts, err := chromedp.Run(ctx, chromedp.Evaluate[map[string][]string](`Object.fromEntries([...document.querySelectorAll(".stat[id^=stat-]")]
+		.map(stat => [stat.id, [...stat.querySelectorAll("svg text.count")].map(t => t.textContent)]))`))
+	if err != nil || len(counts) == 0 {
+		t.Fatalf("no histograms: %v", err)
+	}
+	// Seed 000, 001, 002, 003 and 004 all have a time to resolve: five values.
+	sum := 0
+	for _, c := range counts["stat-time_to_resolve"] {
+		var n int
+		fmt.Sscan(c, &n)
+		sum += n
+	}
+	if sum != 5 {
+		t.Errorf("the time-to-resolve histogram's counts are %v, want them to add up to 5", counts["stat-time_to_resolve"])
+	}
+}
