@@ -125,6 +125,37 @@ func TestLayoutOnAPhoneAndADesktop(t *testing.T) {
 		}
 	}
 
+	// At 1280 px the incident form uses the page's width, not half of it.
+	pageWidth(t, ctx, srv.URL+"/incidents/new", 1280)
+	form, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`document.querySelector("form.incident-form").getBoundingClientRect().width`))
+	if err != nil || form < 0.75*1280 {
+		t.Errorf("the incident form is %.0f px wide at 1280 px, want at least 75 %% (%v)", form, err)
+	}
+	// On the account page each heading stands clear of the form above it, and each button sits
+	// on the line of its input.
+	for _, width := range []int64{1280, 390} {
+		pageWidth(t, ctx, srv.URL+"/account", width)
+		problems, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`(() => {
+			const out = [];
+			document.querySelectorAll("main section + section > h2").forEach(h => {
+				const above = h.parentElement.previousElementSibling.getBoundingClientRect().bottom;
+				const gap = h.getBoundingClientRect().top - above;
+				if (gap < 16) out.push(h.textContent + " is " + Math.round(gap) + " px under the section above");
+			});
+			document.querySelectorAll("main section form.row").forEach(f => {
+				const input = f.querySelector("input:not([type=hidden])").getBoundingClientRect();
+				const button = f.querySelector("button").getBoundingClientRect();
+				if (innerWidth > 600 && Math.abs(input.bottom - button.bottom) > 2) out.push(button.height + " px button " + Math.round(button.bottom - input.bottom) + " px off its input's line");
+				if (button.width > 240) out.push("a " + Math.round(button.width) + " px wide button");
+			});
+			if (document.querySelectorAll("main section form.row").length < 2) out.push("no token and feed forms");
+			return out;
+		})()`))
+		if err != nil || len(problems) > 0 {
+			t.Errorf("the account page at %d px: %v (%v)", width, problems, err)
+		}
+	}
+
 	for _, width := range []int64{1280, 390} {
 		pageWidth(t, ctx, srv.URL+"/insights?from=2022-04-05&to=2026-03-17", width)
 		// A date input's own width (width: auto, nothing stretching or squeezing it) is what
