@@ -21,18 +21,19 @@ func TestNavigationReachesEveryArea(t *testing.T) {
 	admin := newApp(t)
 	viewer := admin.as(models.RoleViewer)
 	check(t, "a viewer finds the factors", viewer.get("/incidents"), http.StatusOK,
-		[]string{`<a href="/factors">Factors</a>`}, []string{`href="/admin/users"`, `aria-label="Admin"`})
+		[]string{`<a href="/factors">Factors</a>`}, []string{`href="/admin/users"`})
 	check(t, "the factors page marks its link", viewer.get("/factors"), http.StatusOK, []string{`<a href="/factors" aria-current="page">Factors</a>`}, nil)
-	check(t, "an admin has an Admin link", admin.get("/incidents"), http.StatusOK, []string{`<a href="/admin/users">Admin</a>`}, []string{`aria-label="Admin"`})
+	check(t, "an admin has an Admin link", admin.get("/incidents"), http.StatusOK, []string{`<a href="/admin/users">Admin</a>`}, []string{`aria-label="Administration"`})
 	for path, current := range map[string]string{
 		"/admin/users":    `<a href="/admin/users" aria-current="page">Users</a>`,
-		"/admin/settings": `<a href="/admin/settings" aria-current="page">Settings</a>`,
+		"/admin/settings": `<a href="/admin/settings" aria-current="page">Status page</a>`,
 		"/admin/import":   `<a href="/admin/import" aria-current="page">Import</a>`,
 	} {
+		// Every admin page marks Admin in the main navigation and links the others.
 		check(t, path, admin.get(path), http.StatusOK, []string{
-			`<a href="/admin/users" aria-current="page">Admin</a>`, `<nav class="admin-nav" aria-label="Admin">`, current,
-			`href="/admin/users"`, `href="/admin/settings"`, `href="/admin/import"`,
-		}, nil)
+			`<a href="/admin/users" aria-current="page">Admin</a>`, `aria-label="Administration"`, current,
+			`href="/admin/settings"`, `href="/admin/import"`,
+		}, []string{`>Users</a> <a class="button primary small file"`})
 	}
 }
 
