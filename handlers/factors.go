@@ -56,3 +56,50 @@ func (h *Handlers) FactorSave(c echo.Context) error {
 		Page: templates.Page{Title: "Contributing factors", Section: "factors"}, Factors: factors, EditID: id, Values: in, Errors: errs,
 	}))
 }
+
+// FactorRemoveForm asks before a factor is removed, saying how many incidents and follow-ups
+// lose the tag; it works without JavaScript.
+func (h *Handlers) FactorRemoveForm(c echo.Context) error {
+	f, err := h.factor(c)
+	if err != nil {
+		return err
+	}
+	incidents, followUps, err := h.Store.FactorUsage(c.Request().Context(), f.ID)
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, templates.FactorRemovePage(templates.FactorRemoveView{
+		Page:   templates.Page{Title: "Remove " + f.Name, Section: "factors"},
+		Factor: f, Incidents: incidents, FollowUps: followUps,
+	}))
+}
+
+// FactorRemove removes a factor and its tags; the incidents and follow-ups stay.
+func (h *Handlers) FactorRemove(c echo.Context) error {
+	f, err := h.factor(c)
+	if err != nil {
+		return err
+	}
+	if err := h.Store.DeleteFactor(c.Request().Context(), f.ID); err != nil {
+		return storeError(err, "factor")
+	}
+	return seeOther(c, "/factors")
+}
+
+// factor finds the factor the path names.
+func (h *Handlers) factor(c echo.Context) (*models.Factor, error) {
+	id, err := pathID(c, "id")
+	if err != nil {
+		return nil, err
+	}
+	factors, err := h.Store.ListFactors(c.Request().Context())
+	if err != nil {
+		return nil, err
+	}
+	for n := range factors {
+		if factors[n].ID == id {
+			return &factors[n], nil
+		}
+	}
+	return nil, echo.NewHTTPError(http.StatusNotFound, "There is no such factor.")
+}

@@ -9,13 +9,38 @@ import (
 	"hindsight/templates"
 )
 
-// LoginForm shows the sign-in page; a signed-in user goes straight on.
+// Home sends people to the incidents; on a fresh install it says how to create the first admin.
+func (h *Handlers) Home(c echo.Context) error {
+	if fresh, err := h.noAccountYet(c); err != nil || fresh {
+		return h.firstRun(c, err)
+	}
+	return c.Redirect(http.StatusFound, "/incidents")
+}
+
+// LoginForm shows the sign-in page; a signed-in user goes straight on. While no account exists
+// there is no one to sign in as, so it says how to create the first admin instead.
 func (h *Handlers) LoginForm(c echo.Context) error {
 	next := safeNext(c.QueryParam("next"))
 	if CurrentUser(c) != nil {
 		return c.Redirect(http.StatusSeeOther, next)
 	}
+	if fresh, err := h.noAccountYet(c); err != nil || fresh {
+		return h.firstRun(c, err)
+	}
 	return h.renderLogin(c, http.StatusOK, templates.LoginView{Next: next})
+}
+
+func (h *Handlers) noAccountYet(c echo.Context) (bool, error) {
+	n, err := h.Store.CountUsers(c.Request().Context())
+	return n == 0, err
+}
+
+// firstRun shows the fresh-install page; it names where the setup link is, never the link.
+func (h *Handlers) firstRun(c echo.Context, err error) error {
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, templates.FirstRunPage(templates.FirstRunView{Page: templates.Page{Title: "Set up Hindsight"}}))
 }
 
 func (h *Handlers) renderLogin(c echo.Context, status int, v templates.LoginView) error {

@@ -129,6 +129,22 @@ func (s *Store) History(ctx context.Context, incidentID int64) ([]AuditEntry, er
 	return entries, nil
 }
 
+// HistoryPage lists limit entries of an incident's history from offset, newest first. The index
+// on (incident_id, at, id) serves it read backwards, so a page costs its own rows, not the
+// whole history; an offset past the end is an empty page.
+func (s *Store) HistoryPage(ctx context.Context, incidentID int64, limit, offset int) ([]AuditEntry, error) {
+	var entries []AuditEntry
+	err := historyPage(s.read.WithContext(ctx), incidentID, limit, offset).Find(&entries).Error
+	if err != nil {
+		return nil, fmt.Errorf("history of incident %d: %w", incidentID, err)
+	}
+	return entries, nil
+}
+
+func historyPage(tx *gorm.DB, incidentID int64, limit, offset int) *gorm.DB {
+	return tx.Where("incident_id = ?", incidentID).Order("at DESC, id DESC").Limit(limit).Offset(offset)
+}
+
 func timeField(t *time.Time) any {
 	if t == nil {
 		return nil

@@ -103,3 +103,38 @@ func (i *Incident) FactorSlugs() []string { return factorSlugs(i.Factors) }
 
 // FactorSlugs lists the factors a follow-up addresses by slug.
 func (f *FollowUp) FactorSlugs() []string { return factorSlugs(f.Factors) }
+
+// FactorUsage counts the incidents and follow-ups tagged with a factor, deleted incidents'
+// included, so that removing it can say what it takes away.
+func (s *Store) FactorUsage(ctx context.Context, id int64) (incidents, followUps int64, err error) {
+	db := s.read.WithContext(ctx)
+	if err := db.Table("incident_factors").Where("factor_id = ?", id).Count(&incidents).Error; err != nil {
+		return 0, 0, fmt.Errorf("count incidents of factor %d: %w", id, err)
+	}
+	if err := db.Table("follow_up_factors").Where("factor_id = ?", id).Count(&followUps).Error; err != nil {
+		return 0, 0, fmt.Errorf("count follow-ups of factor %d: %w", id, err)
+	}
+	return incidents, followUps, nil
+}
+
+// DeleteFactor removes a factor from the taxonomy and its tag from every incident and follow-up;
+// the incidents and follow-ups themselves stay. The tags go first, row by row, so that whatever
+// keeps counts and pages of the tags hears of each one, as when an incident is untagged.
+func (s *Store) DeleteFactor(ctx context.Context, id int64) error {
+	return s.write.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := tx.Exec("DELETE FROM incident_factors WHERE factor_id = ?", id).Error; err != nil {
+			return fmt.Errorf("untag incidents of factor %d: %w", id, err)
+		}
+		if err := tx.Exec("DELETE FROM follow_up_factors WHERE factor_id = ?", id).Error; err != nil {
+			return fmt.Errorf("untag follow-ups of factor %d: %w", id, err)
+		}
+		res := tx.Delete(&Factor{}, id)
+		if res.Error != nil {
+			return fmt.Errorf("delete factor %d: %w", id, res.Error)
+		}
+		if res.RowsAffected == 0 {
+			return fmt.Errorf("factor %d: %w", id, ErrNotFound)
+		}
+		return nil
+	})
+}

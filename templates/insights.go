@@ -171,7 +171,8 @@ var histogramShort = []string{"<1m", "1m", "5m", "15m", "30m", "1h", "2h", "4h",
 
 // HistogramChart draws one figure's distribution over the bins, with its median and p90 marked.
 func HistogramChart(st models.Stats) templ.Component {
-	const width, height, left, right, top, bottom = 320.0, 124.0, 6.0, 6.0, 8.0, 20.0
+	// top leaves room for the count written over the tallest bar.
+	const width, height, left, right, top, bottom = 320.0, 132.0, 6.0, 6.0, 16.0, 20.0
 	var w svgWriter
 	w.open("hist-"+st.Figure, "chart small-multiple fig-"+st.Figure, width, height,
 		FigureLabel(st.Figure)+": distribution",
@@ -195,6 +196,10 @@ func HistogramChart(st models.Stats) templ.Component {
 			class, h = "bar empty", 1
 		}
 		w.rect(class, x+1, top+plotH-h, binW-2, h, fmt.Sprintf("%s: %d incident%s", HistogramLabels[n], count, plural(count, "", "s")))
+		if count > 0 {
+			// The count as text: a bar's height alone does not say how many incidents it holds.
+			w.text("value-label count", x+binW/2, top+plotH-h-4, "middle", strconv.Itoa(count))
+		}
 		if n%2 == 0 {
 			w.text("axis-label", x+binW/2, height-5, "middle", histogramShort[n])
 		}
@@ -413,7 +418,7 @@ func TrendChart(periods []models.TrendPeriod, interval string) templ.Component {
 		if slot >= 6 {
 			for n, p := range periods {
 				if st := p.Figure(f); st.N() > 0 {
-					w.circle("point", x(n), axis.pos(st.Median), 3, fmt.Sprintf("%s, %s: median %s, p90 %s (%s)", p.Label, FigureLabel(f), Seconds(st, st.Median), Seconds(st, st.P90), RecordedText(st)))
+					w.circle("point", x(n), axis.pos(st.Median), trendPointRadius(slot), fmt.Sprintf("%s, %s: median %s, p90 %s (%s)", p.Label, FigureLabel(f), Seconds(st, st.Median), Seconds(st, st.P90), RecordedText(st)))
 				}
 			}
 		}
@@ -422,6 +427,10 @@ func TrendChart(periods []models.TrendPeriod, interval string) templ.Component {
 	w.close()
 	return svgComponent(w.String())
 }
+
+// trendPointRadius sizes a median's marker: large enough to see and to point at, since a period
+// between two without values has no line to show it, and never wider than its period's slot.
+func trendPointRadius(slot float64) float64 { return min(6, max(3, slot/4)) }
 
 // CountChart draws how many incidents each group holds, as horizontal bars with their share.
 func CountChart(id, title string, labels []string, counts []int) templ.Component {

@@ -245,10 +245,10 @@ func TestHistoryRecordsEveryChange(t *testing.T) {
 	a.post(path+"/follow-ups/1", url.Values{"title": {"Alert on latency"}, "kind": {"detect"}, "priority": {"p1"}, "status": {"done"}, "version": {"1"}})
 	r := a.get(path + "/history")
 	check(t, "history", r, 200, []string{
-		"created the incident", "changed the incident", "Canada - Multiple Services - Degraded Performance", "Renamed", "sev2", "sev1",
+		"created the incident", "changed the incident", "Canada - Multiple Services - Degraded Performance", "Renamed", "SEV2", "SEV1",
 		"created timeline entry #1", "changed timeline entry #1", "first", "second",
 		"created impact window #1", "deleted impact window #1",
-		"created follow-up #1", "changed follow-up #1", "open", "done",
+		"created follow-up #1", "changed follow-up #1", "Open", "Done",
 		"admin",
 	}, nil)
 	if strings.Count(r.body, "<li>") != 8 {

@@ -101,7 +101,7 @@ func TestPublishingWorkflow(t *testing.T) {
 	check(t, "admin publishes again", admin.setState(path, "published"), http.StatusSeeOther, nil, nil)
 	check(t, "the new version is public", anonymous.get("/status"+path), http.StatusOK, []string{"no headroom", "(revision 2)"}, nil)
 	check(t, "both versions are listed", admin.get(path+"/postmortem"), http.StatusOK, []string{"Published versions", "Version 2 published"}, nil)
-	check(t, "the history records the publication", admin.get(path+"/history"), http.StatusOK, []string{"published_version"}, nil)
+	check(t, "the history records the publication", admin.get(path+"/history"), http.StatusOK, []string{"<dt>Published version</dt>"}, []string{"published_version"})
 
 	// A responder cannot take it back; an admin can.
 	check(t, "responder cannot unpublish", responder.setState(path, "draft"), http.StatusForbidden, []string{"Only an admin may take a published postmortem back"}, nil)

@@ -176,7 +176,7 @@ func (r router) delete(path, role string, h echo.HandlerFunc) {
 
 // routes is the whole route table, read top to bottom: path, who may use it, handler.
 func routes(r router, h *handlers.Handlers) {
-	r.get("/", Public, func(c echo.Context) error { return c.Redirect(http.StatusFound, "/incidents") })
+	r.get("/", Public, h.Home) // the incidents; on a fresh install, how to create the first admin
 	r.get("/healthz", Public, h.Healthz)
 	r.get("/readyz", Public, h.Readyz)
 	r.e.StaticFS("/static", static.FS).Name = "role:" + Public
@@ -267,6 +267,8 @@ func routes(r router, h *handlers.Handlers) {
 	r.get("/factors", Viewer, h.FactorList)
 	r.post("/factors", Admin, h.FactorSave)
 	r.post("/factors/:id", Admin, h.FactorSave)
+	r.get("/factors/:id/remove", Admin, h.FactorRemoveForm) // asks first
+	r.post("/factors/:id/remove", Admin, h.FactorRemove)
 	r.get("/recurrence", Viewer, h.Recurrence)
 	r.get("/search", Viewer, h.Search)
 

@@ -14,7 +14,7 @@ import (
 // tokenRow finds a token's row on the account page by its name.
 func tokenRow(t *testing.T, page, name string) string {
 	t.Helper()
-	m := regexp.MustCompile(`<tr><td>` + regexp.QuoteMeta(name) + `</td>.*?</tr>`).FindString(page)
+	m := regexp.MustCompile(`<tr><td[^>]*>` + regexp.QuoteMeta(name) + `</td>.*?</tr>`).FindString(page)
 	if m == "" {
 		t.Fatalf("no row for token %q on the account page: %.2000s", name, page)
 	}
