@@ -30,7 +30,8 @@ type Finding struct {
 // Rule is one check, switched off by its ID.
 type Rule struct {
 	ID         string
-	Name       string // how the account page names it
+	Title      string // a finding's label: "Counterfactual"
+	Name       string // how the account page names it, with examples
 	Message    string // why the wording hurts learning
 	Suggestion string // a reframing
 }
@@ -47,24 +48,28 @@ const (
 var Rules = []Rule{
 	{
 		ID:         Counterfactual,
+		Title:      "Counterfactual",
 		Name:       "Counterfactuals (“should have”, “could have”, “failed to”)",
 		Message:    "Counterfactual wording describes what did not happen. It judges the past by what we know now, and hides what people saw and why their actions made sense then.",
 		Suggestion: "Describe what happened and what the people involved saw at the time. Ask: what made this look right at the time?",
 	},
 	{
 		ID:         Blame,
+		Title:      "Blame",
 		Name:       "Blame (“human error”, “careless”, “did not follow”)",
 		Message:    "Blaming words end the inquiry at a person. People tell the whole story only when the review looks at the conditions that made the action possible, not at who to fault.",
 		Suggestion: "Describe what the person did and what they saw, and name the conditions (tooling, defaults, time pressure, missing guard rails) that let the action have this effect.",
 	},
 	{
 		ID:         WhyQuestion,
+		Title:      "“Why” question",
 		Name:       "“Why did …?” questions",
 		Message:    "“Why” questions ask people to justify themselves and draw defensive answers; Etsy’s Debriefing Facilitation Guide asks “how” and “what” questions instead.",
 		Suggestion: "Ask “how” or “what”: “How did this look at the time?”, “What did you expect to happen?”, “What made this option look right?”",
 	},
 	{
 		ID:         SingleRootCausePerson,
+		Title:      "A person as the root cause",
 		Name:       "A single root cause stated as a person’s mistake",
 		Message:    "Naming one person’s mistake as the root cause stops at the first story. Incidents have several contributing factors, and the ones that made the mistake easy and its effect large are what the team can change.",
 		Suggestion: "List the contributing factors: what made the action easy to take, hard to see as risky, and able to spread. Describe what the person saw and did.",
