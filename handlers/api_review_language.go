@@ -89,7 +89,7 @@ func (h *Handlers) narrativeReview(c echo.Context, v templates.IncidentFormValue
 		{"response", "Response", v.Response},
 		{"lessons", "Lessons", v.Lessons},
 	} {
-		review.Sections = append(review.Sections, templates.NewLanguageSection(s.field, s.label, language.Check(s.text, off)))
+		review.Sections = append(review.Sections, templates.NewLanguageSection(s.field, s.label, s.text, language.Check(s.text, off)))
 	}
 	return review, nil
 }
