@@ -95,7 +95,10 @@ func RuleByID(id string) (Rule, bool) {
 // one (the words around it only decide whether it counts), else the whole match.
 type pattern struct {
 	rule string
-	re   *regexp.Regexp
+	// words are lower-case strings one of which a sentence must hold for re to be tried on it:
+	// most sentences hold none, and trying thirty expressions on each was the whole cost.
+	words []string
+	re    *regexp.Regexp
 	// unlessBefore, when set, drops a match whose sentence up to it matches: "Users would have
 	// experienced timeouts" reports what happened, hedged, not what should have.
 	unlessBefore *regexp.Regexp
@@ -126,37 +129,37 @@ const determiner = `(?:(?:a|an|the|our|one|their|its)\s+)?`
 var patterns = []pattern{
 	// Counterfactuals. "Could not have" and "couldn't have" are left alone: "we could not have
 	// known" argues against hindsight.
-	{rule: Counterfactual, re: re(`\b(?:should|ought\s+to)\s+(?:not\s+)?have\b|\bshouldn't\s+have\b|\bcould\s+have\b|\b(?:should|could)'ve\b`)},
-	{rule: Counterfactual, re: re(`\bwould\s+(?:not\s+)?have\b|\bwouldn't\s+have\b|\bwould've\b`),
+	{rule: Counterfactual, words: []string{"should", "could", "ought"}, re: re(`\b(?:should|ought\s+to)\s+(?:not\s+)?have\b|\bshouldn't\s+have\b|\bcould\s+have\b|\b(?:should|could)'ve\b`)},
+	{rule: Counterfactual, words: []string{"would"}, re: re(`\bwould\s+(?:not\s+)?have\b|\bwouldn't\s+have\b|\bwould've\b`),
 		unlessBefore: re(`\b(?:users?|customers?|clients?|visitors?|people|anyone|everyone|requests?|traffic)\b(?:[\s,]+[^\s.!?]+){0,8}[\s,]*$`)},
-	{rule: Counterfactual, re: re(`\b(failed\s+to)\s+` + personalFail + `\b`)},
-	{rule: Counterfactual, re: re(`\b(?:we|they|i|you|nobody|no\s+one|the\s+team|` + person + `)\s+(failed\s+to)\b`)},
-	{rule: Counterfactual, re: re(`\bif\s+only\b`),
+	{rule: Counterfactual, words: []string{"failed"}, re: re(`\b(failed\s+to)\s+` + personalFail + `\b`)},
+	{rule: Counterfactual, words: []string{"failed"}, re: re(`\b(?:we|they|i|you|nobody|no\s+one|the\s+team|` + person + `)\s+(failed\s+to)\b`)},
+	{rule: Counterfactual, words: []string{"only"}, re: re(`\bif\s+only\b`),
 		unlessAfter: re(`^[\s*_]+(?:one|two|three|\d|a\s+(?:few|single|small|fraction|subset|handful|minority)|some|part|half|few|partially|small|read)\b`)},
-	{rule: Counterfactual, re: re(`\bhad\s+(?:we|they|i|you|he|she|someone|anyone|the\s+team|the\s+engineer|the\s+on-?call(?:\s+engineer)?)\b`), atClauseStart: true},
-	{rule: Counterfactual, re: re(`\bif\s+(?:we|they|i|you|he|she|someone|anyone|the\s+team|the\s+engineer|the\s+on-?call(?:\s+engineer)?)\s+(?:had|hadn't)\b`)},
+	{rule: Counterfactual, words: []string{"had"}, re: re(`\bhad\s+(?:we|they|i|you|he|she|someone|anyone|the\s+team|the\s+engineer|the\s+on-?call(?:\s+engineer)?)\b`), atClauseStart: true},
+	{rule: Counterfactual, words: []string{"had"}, re: re(`\bif\s+(?:we|they|i|you|he|she|someone|anyone|the\s+team|the\s+engineer|the\s+on-?call(?:\s+engineer)?)\s+(?:had|hadn't)\b`)},
 
 	// Blame.
-	{rule: Blame, re: re(`\b(?:human|operator|pilot)\s+(?:errors?|mistakes?)\b`)},
-	{rule: Blame, re: re(`\bcareless(?:ly|ness)?\b`)},
-	{rule: Blame, re: re(`\bnegligen(?:ce|t|tly)\b`)},
-	{rule: Blame, re: re(`\b(?:did\s+not|didn't|failed\s+to|refused\s+to|chose\s+not\s+to)\s+follow\b`)},
-	{rule: Blame, re: re(`\bneglected\s+to\b`)},
-	{rule: Blame, re: re(`\b(?:sloppy|sloppily|sloppiness|incompetent|incompetence|incompetently|reckless(?:ly|ness)?|laziness|inattentive|inattention|complacent|complacency)\b`)},
-	{rule: Blame, re: re(`\bmistakes?\s+(?:made\s+)?by\s+` + determiner + `[\w'-]+`)},
-	{rule: Blame, re: re(`\b(?:his|her)\s+(?:mistake|error|fault|carelessness|oversight)\b`)},
-	{rule: Blame, re: re(`\b(?:did\s+not|didn't)\s+bother\b`)},
-	{rule: Blame, re: re(`\b(?:bad|poor)\s+judg(?:e)?ment\b`)},
-	{rule: Blame, re: re(`\bfat[- ]finger(?:ed|ing|s)?\b`)},
+	{rule: Blame, words: []string{"human", "operator", "pilot"}, re: re(`\b(?:human|operator|pilot)\s+(?:errors?|mistakes?)\b`)},
+	{rule: Blame, words: []string{"careless"}, re: re(`\bcareless(?:ly|ness)?\b`)},
+	{rule: Blame, words: []string{"negligen"}, re: re(`\bnegligen(?:ce|t|tly)\b`)},
+	{rule: Blame, words: []string{"follow"}, re: re(`\b(?:did\s+not|didn't|failed\s+to|refused\s+to|chose\s+not\s+to)\s+follow\b`)},
+	{rule: Blame, words: []string{"neglected"}, re: re(`\bneglected\s+to\b`)},
+	{rule: Blame, words: []string{"slopp", "incompet", "reckless", "laziness", "inattent", "complacen"}, re: re(`\b(?:sloppy|sloppily|sloppiness|incompetent|incompetence|incompetently|reckless(?:ly|ness)?|laziness|inattentive|inattention|complacent|complacency)\b`)},
+	{rule: Blame, words: []string{"mistake"}, re: re(`\bmistakes?\s+(?:made\s+)?by\s+` + determiner + `[\w'-]+`)},
+	{rule: Blame, words: []string{"his", "her"}, re: re(`\b(?:his|her)\s+(?:mistake|error|fault|carelessness|oversight)\b`)},
+	{rule: Blame, words: []string{"bother"}, re: re(`\b(?:did\s+not|didn't)\s+bother\b`)},
+	{rule: Blame, words: []string{"judg"}, re: re(`\b(?:bad|poor)\s+judg(?:e)?ment\b`)},
+	{rule: Blame, words: []string{"finger"}, re: re(`\bfat[- ]finger(?:ed|ing|s)?\b`)},
 
 	// "Why did …?" questions: a "why" followed by a verb that makes it a question, up to the
 	// question mark in the same sentence ("v2.3" keeps it going, ". " ends it).
-	{rule: WhyQuestion, re: re(`\bwhy\s+(?:did|didn't|do|does|don't|doesn't|was|wasn't|were|weren't|is|isn't|are|aren't|had|hadn't|has|hasn't|have|haven't|would|wouldn't|could|couldn't|should|shouldn't|will|won't|can|can't)\b(?:[^.!?\n]|\.\S)*\?`)},
+	{rule: WhyQuestion, words: []string{"why"}, re: re(`\bwhy\s+(?:did|didn't|do|does|don't|doesn't|was|wasn't|were|weren't|is|isn't|are|aren't|had|hadn't|has|hasn't|have|haven't|would|wouldn't|could|couldn't|should|shouldn't|will|won't|can|can't)\b(?:[^.!?\n]|\.\S)*\?`)},
 
 	// A single root cause stated as a person's mistake.
-	{rule: SingleRootCausePerson, re: re(`\b(?:(?:root|primary|main|underlying|real|only|single)\s+cause|cause\s+of\s+(?:the|this)\s+(?:incident|outage|issue|problem|failure|disruption))[\s*_]*(?:was|is|:|=|–|—|-)[\s*_]*(?:that\s+|simply\s+|just\s+)?` + determiner +
+	{rule: SingleRootCausePerson, words: []string{"cause"}, re: re(`\b(?:(?:root|primary|main|underlying|real|only|single)\s+cause|cause\s+of\s+(?:the|this)\s+(?:incident|outage|issue|problem|failure|disruption))[\s*_]*(?:was|is|:|=|–|—|-)[\s*_]*(?:that\s+|simply\s+|just\s+)?` + determiner +
 		`(?:(?:human|operator|manual)\s+(?:error|mistake)|` + person + `(?:'s)?\b|(?-i:\p{Lu}\p{Ll}+)(?:'s)?\s+` + nameMistake + `)`)},
-	{rule: SingleRootCausePerson, re: re(`\bcaused\s+by\s+` + determiner + `(?:` + person + `(?:'s)?\s+(?:who\s+|that\s+)?` + roleMistake +
+	{rule: SingleRootCausePerson, words: []string{"caused"}, re: re(`\bcaused\s+by\s+` + determiner + `(?:` + person + `(?:'s)?\s+(?:who\s+|that\s+)?` + roleMistake +
 		`|(?-i:\p{Lu}\p{Ll}+)(?:'s)?\s+(?:who\s+)?` + nameMistake + `)\b`)},
 }
 
@@ -177,36 +180,40 @@ func Check(text string, disabled map[string]bool) []Finding {
 		start, end int
 	}
 	seen := map[key]bool{}
-	for _, p := range patterns {
-		if disabled[p.rule] {
-			continue
-		}
-		for _, m := range p.re.FindAllStringSubmatchIndex(norm, -1) {
-			from, to := m[0], m[1]
-			if len(m) >= 4 && m[2] >= 0 {
-				from, to = m[2], m[3]
-			}
-			before := sentenceBefore(norm, from)
-			if p.unlessBefore != nil && p.unlessBefore.MatchString(before) {
+	for _, span := range sentences(norm) {
+		chunk := norm[span[0]:span[1]]
+		lower := asciiLower(chunk)
+		for _, p := range patterns {
+			if disabled[p.rule] || !slices.ContainsFunc(p.words, func(w string) bool { return strings.Contains(lower, w) }) {
 				continue
 			}
-			if p.unlessAfter != nil && p.unlessAfter.MatchString(norm[to:]) {
-				continue
+			for _, m := range p.re.FindAllStringSubmatchIndex(chunk, -1) {
+				from, to := m[0], m[1]
+				if len(m) >= 4 && m[2] >= 0 {
+					from, to = m[2], m[3]
+				}
+				before := sentenceBefore(chunk, from)
+				if p.unlessBefore != nil && p.unlessBefore.MatchString(before[max(0, len(before)-unlessReach):]) {
+					continue
+				}
+				if p.unlessAfter != nil && p.unlessAfter.MatchString(chunk[to:min(len(chunk), to+lookBehind)]) {
+					continue
+				}
+				if p.atClauseStart && !clauseStart(before) {
+					continue
+				}
+				start, end := runeAt[span[0]+from], runeAt[span[0]+to]
+				k := key{p.rule, start, end}
+				if seen[k] || start == end {
+					continue
+				}
+				seen[k] = true
+				rule, _ := RuleByID(p.rule)
+				findings = append(findings, Finding{
+					Rule: p.rule, Start: start, End: end, Match: string(original[start:end]),
+					Message: rule.Message, Suggestion: rule.Suggestion,
+				})
 			}
-			if p.atClauseStart && !clauseStart(before) {
-				continue
-			}
-			start, end := runeAt[from], runeAt[to]
-			k := key{p.rule, start, end}
-			if seen[k] || start == end {
-				continue
-			}
-			seen[k] = true
-			rule, _ := RuleByID(p.rule)
-			findings = append(findings, Finding{
-				Rule: p.rule, Start: start, End: end, Match: string(original[start:end]),
-				Message: rule.Message, Suggestion: rule.Suggestion,
-			})
 		}
 	}
 	order := map[string]int{}
@@ -225,9 +232,59 @@ func Check(text string, disabled map[string]bool) []Finding {
 	return findings
 }
 
-// sentenceBefore is the text of the sentence that ends at byte offset at.
+// maxSentence is the longest stretch the rules are tried on at once, in bytes: a "sentence" with
+// no full stop or blank line for this long is cut at the next space.
+const maxSentence = 4000
+
+// sentences splits s into the byte spans the rules are tried on: sentences, ended by ".", "!" or
+// "?" before a space, or by a blank line. No rule's wording crosses a sentence.
+func sentences(s string) [][2]int {
+	var out [][2]int
+	start := 0
+	for n := 0; n < len(s); n++ {
+		end := false
+		switch c := s[n]; {
+		case (c == '.' || c == '!' || c == '?') && (n+1 == len(s) || s[n+1] == ' ' || s[n+1] == '\n'):
+			end = true
+		case c == '\n' && n+1 < len(s) && s[n+1] == '\n':
+			end = true
+		case n-start >= maxSentence && (c == ' ' || c == '\n'):
+			end = true
+		}
+		// A run without spaces this long is no prose: cut it where a character starts.
+		if end || n+1-start >= 2*maxSentence && n+1 < len(s) && utf8.RuneStart(s[n+1]) {
+			out = append(out, [2]int{start, n + 1})
+			start = n + 1
+		}
+	}
+	if start < len(s) {
+		out = append(out, [2]int{start, len(s)})
+	}
+	return out
+}
+
+// asciiLower lower-cases ASCII letters only, so byte offsets stay where they were.
+func asciiLower(s string) string {
+	b := []byte(s)
+	for n, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[n] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+// unlessReach is how much of the sentence before a match unlessBefore reads, in bytes: enough for
+// its eight words, and little enough that a megabyte of matches stays cheap.
+const unlessReach = 100
+
+// lookBehind bounds how far back a match's sentence is read: the rules that look there need a
+// few words, and an unbounded look on a megabyte without a full stop would read it once a match.
+const lookBehind = 240
+
+// sentenceBefore is the text of the sentence that ends at byte offset at, at most lookBehind bytes.
 func sentenceBefore(s string, at int) string {
-	before := s[:at]
+	before := s[max(0, at-lookBehind):at]
 	if n := strings.LastIndexAny(before, ".!?\n"); n >= 0 {
 		before = before[n+1:]
 	}
@@ -322,38 +379,43 @@ func maskCode(runes []rune) []rune {
 	if fenceStart >= 0 {
 		blank(fenceStart, len(runes))
 	}
-	// Code spans: a run of backticks up to the next run of the same length, on unmasked text.
+	// Code spans: a run of backticks up to the next run of the same length. The runs are listed
+	// once, by length, so finding each closing run never reads the text again.
+	type run struct{ at, n int }
+	var runs []run
 	for n := 0; n < len(out); {
 		if out[n] != '`' {
 			n++
 			continue
 		}
-		run := 0
-		for n+run < len(out) && out[n+run] == '`' {
-			run++
+		k := 0
+		for n+k < len(out) && out[n+k] == '`' {
+			k++
 		}
-		closing := -1
-		for m := n + run; m < len(out); {
-			if out[m] != '`' {
-				m++
-				continue
-			}
-			k := 0
-			for m+k < len(out) && out[m+k] == '`' {
-				k++
-			}
-			if k == run {
-				closing = m
-				break
-			}
-			m += k
-		}
-		if closing < 0 {
-			n += run
+		runs = append(runs, run{n, k})
+		n += k
+	}
+	byLength := map[int][]int{} // run length → indexes into runs, in order
+	for i, r := range runs {
+		byLength[r.n] = append(byLength[r.n], i)
+	}
+	next := map[int]int{} // run length → how many of byLength's entries are behind us
+	covered := 0          // text before this offset is inside a span already
+	for i, r := range runs {
+		if r.at < covered {
 			continue
 		}
-		blank(n, closing+run)
-		n = closing + run
+		same := byLength[r.n]
+		for next[r.n] < len(same) && same[next[r.n]] <= i {
+			next[r.n]++
+		}
+		if next[r.n] == len(same) {
+			continue // no closing run: the backticks are literal
+		}
+		closing := runs[same[next[r.n]]]
+		next[r.n]++
+		blank(r.at, closing.at+closing.n)
+		covered = closing.at + closing.n
 	}
 	return out
 }

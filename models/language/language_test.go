@@ -193,3 +193,32 @@ func TestKnown(t *testing.T) {
 		t.Error("an unknown rule is known")
 	}
 }
+
+// TestLargeTexts: a megabyte (the API's limit) of matches, backticks or words without a full stop
+// is checked in one pass; a check that read back to the sentence's start for each match, or
+// searched the rest of the text for each backtick, would take minutes here.
+func TestLargeTexts(t *testing.T) {
+	const size = 1 << 20
+	var ticks strings.Builder
+	for n := 1; ticks.Len() < size; n++ {
+		ticks.WriteString(strings.Repeat("`", n%1500+1) + " would have ")
+	}
+	for name, text := range map[string]string{
+		"matches":   strings.Repeat("users would have had we if only ", size/32),
+		"backticks": ticks.String(),
+		"no stop":   strings.Repeat("word ", size/5) + "should have",
+	} {
+		got := language.Check(text, nil)
+		if len(got) == 0 && name != "backticks" {
+			t.Errorf("%s: no findings", name)
+		}
+	}
+	// Spans still pair up: the second span's words are code, the words between are not.
+	got := found("`a` should have ``b ` c`` could have `x", nil)
+	if !slices.Equal(got, []string{"counterfactual: should have", "counterfactual: could have"}) {
+		t.Errorf("spans: %q", got)
+	}
+	if got := found("``should have`` and `could have`", nil); len(got) != 0 {
+		t.Errorf("inside spans: %q", got)
+	}
+}
