@@ -23,6 +23,9 @@ func (h *Handlers) renderAccount(c echo.Context, status int, v templates.Account
 	if err != nil {
 		return err
 	}
+	if v.LanguageRulesOff, err = h.Store.LanguageRulesOff(c.Request().Context(), user.ID); err != nil {
+		return err
+	}
 	v.Page, v.User, v.Tokens, v.Feeds = templates.Page{Title: "Your account", Section: "account"}, user, tokens, feeds
 	return render(c, status, templates.AccountPage(v))
 }

@@ -24,5 +24,10 @@ func (h *Handlers) IncidentEdit(c echo.Context) error {
 	}
 	page.ID, page.Version = inc.ID, inc.Version
 	page.Values, page.Warnings = incidentFormValues(inc), models.FormWarnings(inc.Milestones(), inc)
-	return render(c, http.StatusOK, templates.IncidentFormPage(page))
+	// The wording check shows beside each section what the saved text says; it blocks nothing.
+	review, err := h.narrativeReview(c, page.Values)
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, templates.WithLanguageReview(review, templates.IncidentFormPage(page)))
 }

@@ -21,7 +21,11 @@ func (h *Handlers) PostmortemPreview(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, templates.PostmortemPreviewPage(view))
+	review, err := h.narrativeReview(c, incidentFormValues(inc))
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, templates.WithLanguageReview(review, templates.PostmortemPreviewPage(view)))
 }
 
 func (h *Handlers) postmortemPreview(c echo.Context, inc *models.Incident) (templates.PostmortemPreviewView, error) {

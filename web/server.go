@@ -217,6 +217,7 @@ func routes(r router, h *handlers.Handlers) {
 	r.post("/account/password", Viewer, h.PasswordChange)
 	r.post("/account/tokens", Viewer, h.TokenCreate)
 	r.post("/account/tokens/:id/revoke", Viewer, h.TokenRevoke)
+	r.post("/account/language", Viewer, h.LanguageRulesUpdate)
 	r.get("/admin/users", Admin, h.UserList)
 	r.post("/admin/users", Admin, h.UserCreate)
 	r.post("/admin/users/:id/role", Admin, h.UserRole)
@@ -286,6 +287,7 @@ func routes(r router, h *handlers.Handlers) {
 	r.get("/api/v1/factors", Viewer, h.APIFactorList)
 	r.get("/api/v1/recurrence", Viewer, h.APIRecurrence)
 	r.get("/api/v1/insights", Viewer, h.APIInsights)
+	r.post("/api/v1/review/language", Viewer, h.APIReviewLanguage) // reads only: a viewer may check wording
 }
 
 func isAPI(c echo.Context) bool { return strings.HasPrefix(c.Request().URL.Path, "/api/") }
