@@ -267,6 +267,7 @@ func routes(r router, h *handlers.Handlers) {
 
 	r.get("/api/v1/incidents", Viewer, h.APIIncidentList)
 	r.post("/api/v1/incidents", Responder, h.APIIncidentCreate)
+	r.post("/api/v1/incidents/parse", Responder, h.APIIncidentParse)
 	r.get("/api/v1/incidents/:id", Viewer, h.APIIncidentGet)
 	r.put("/api/v1/incidents/:id", Responder, h.APIIncidentUpdate)
 	r.delete("/api/v1/incidents/:id", Responder, h.APIIncidentDelete)

@@ -137,7 +137,7 @@ func (p *parser) milestones(start int) {
 		var times []found
 		for i, c := range clocks {
 			s := sentenceOf(c.start)
-			d, own := dayFor(l, c, days, s[0])
+			d, own := dayFor(l, clocks, i, days, s[0])
 			if !own {
 				// The last date before it on the line, else the one carried from before.
 				d, own = day{}, false

@@ -235,7 +235,7 @@ func (p *parser) sections(start int) {
 			}
 			continue
 		}
-		if !seenContent && inc.Title == "" && len(t) <= titleMax && !strings.HasSuffix(t, ".") {
+		if !seenContent && inc.Title == "" && len(t) <= titleMax && !strings.HasSuffix(t, ".") && !hasTime(t) {
 			// The first line of a status page's incident or a document is its name.
 			p.setTitle(t, t)
 			seenContent = true
@@ -365,3 +365,6 @@ func hasLetter(s string) bool {
 	}
 	return false
 }
+
+// hasTime tells whether a line states a time of day: such a line is a statement, not a name.
+func hasTime(t string) bool { return len(findClocks(t, findDays(t))) > 0 }

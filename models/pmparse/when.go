@@ -206,7 +206,7 @@ func findClocks(line string, days []day) []clock {
 	}
 	// "05:45–08:45 UTC", "from 10:22 to 10:52 PDT": the zone after a range is both ends'.
 	for i := len(clocks) - 2; i >= 0; i-- {
-		if clocks[i].zone == nil && clocks[i+1].zone != nil && rangeGlue(line[clocks[i].end:clocks[i+1].start]) {
+		if clocks[i].zone == nil && clocks[i+1].zone != nil && pairGlue(line[clocks[i].end:clocks[i+1].start]) {
 			clocks[i].zone, clocks[i].abbrev = clocks[i+1].zone, clocks[i+1].abbrev
 		}
 	}
@@ -305,9 +305,8 @@ var dayGlueAfter = regexp.MustCompile(`(?i)^[\s,]*(?:on\s+)?(?:(?:mon|tues|wedne
 // dayGlueBefore is what may stand between a date and the time after it.
 var dayGlueBefore = regexp.MustCompile(`(?i)^[\s,]*(?:at\s+|-\s*|–\s*|—\s*)?(?:around\s+|about\s+|approximately\s+|~)?$`)
 
-// dayFor finds the date a time belongs to in its line: written just after it, just before it,
-// earlier in the same sentence, or else none (the caller carries one from context).
-func dayFor(line string, c clock, days []day, sentenceStart int) (day, bool) {
+// adjacentDay finds the date written just after a time or just before it.
+func adjacentDay(line string, c clock, days []day) (day, bool) {
 	for _, d := range days {
 		if d.start >= c.end && dayGlueAfter.MatchString(line[c.end:d.start]) {
 			return d, true
@@ -319,14 +318,40 @@ func dayFor(line string, c clock, days []day, sentenceStart int) (day, bool) {
 			return d, true
 		}
 	}
-	for i := len(days) - 1; i >= 0; i-- {
-		d := days[i]
+	return day{}, false
+}
+
+// dayFor finds the date the i-th time belongs to in its line: written just after or before it,
+// or beside the other end of its range ("between 10:00 and 11:00 UTC on July 1"), or earlier in
+// the same sentence; else none, and the caller carries one from context.
+func dayFor(line string, clocks []clock, i int, days []day, sentenceStart int) (day, bool) {
+	c := clocks[i]
+	if d, ok := adjacentDay(line, c, days); ok {
+		return d, true
+	}
+	if i+1 < len(clocks) && pairGlue(line[c.end:clocks[i+1].start]) {
+		if d, ok := adjacentDay(line, clocks[i+1], days); ok {
+			return d, true
+		}
+	}
+	if i > 0 && pairGlue(line[clocks[i-1].end:c.start]) {
+		if d, ok := adjacentDay(line, clocks[i-1], days); ok {
+			return d, true
+		}
+	}
+	for k := len(days) - 1; k >= 0; k-- {
+		d := days[k]
 		if d.end <= c.start && d.start >= sentenceStart {
 			return d, true
 		}
 	}
 	return day{}, false
 }
+
+var andGlue = regexp.MustCompile(`(?i)^\s*and\s*$`)
+
+// pairGlue is what joins the two ends of a range.
+func pairGlue(s string) bool { return rangeGlue(s) || andGlue.MatchString(s) }
 
 // inRange tells whether an instant can be kept (models.InstantInRange: years 0001 to 9999 in
 // every zone, so a day inside either end).
