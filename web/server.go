@@ -221,6 +221,7 @@ func routes(r router, h *handlers.Handlers) {
 	r.get("/incidents", Viewer, h.IncidentList)
 	r.get("/incidents/new", Responder, h.IncidentNew)
 	r.post("/incidents/new/similar", Responder, h.IncidentSimilar)
+	r.post("/incidents/new/paste", Responder, h.IncidentPaste)
 	r.post("/incidents", Responder, h.IncidentCreate)
 	r.get("/incidents/:id", Viewer, h.IncidentShow)
 	r.get("/incidents/:id/history", Viewer, h.IncidentHistory)
