@@ -54,17 +54,19 @@ func (h *Handlers) IncidentPaste(c echo.Context) error {
 // fillFromDraft puts each value the text states into the form and lists it with its words.
 func fillFromDraft(values *templates.IncidentFormValues, view *templates.PasteView, d pmparse.Draft, zone *time.Location) {
 	inc := d.Incident
-	suggest := func(field, label, value string, target *string) {
+	suggest := func(field, label, value, shown string, target *string) {
 		if value == "" {
 			return
 		}
 		*target = value
-		view.Suggestions = append(view.Suggestions, templates.PasteSuggestion{Field: field, Label: label, Value: shorten(value, 160), Words: d.Evidence[field]})
+		view.Suggestions = append(view.Suggestions, templates.PasteSuggestion{Field: field, Label: label, Value: shown, Words: shorten(d.Evidence[field], 300)})
 	}
-	suggest("title", "Title", inc.Title, &values.Title)
-	suggest("summary", "Summary", inc.Summary, &values.Summary)
-	suggest("status", "Status", inc.Status, &values.Status)
-	suggest("detection_method", "Detected by", inc.DetectionMethod, &values.DetectionMethod)
+	// Sections are long: the list shows their start, the form holds all of each.
+	section := func(field, label, value string, target *string) { suggest(field, label, value, shorten(value, 90), target) }
+	suggest("title", "Title", inc.Title, inc.Title, &values.Title)
+	section("summary", "Summary", inc.Summary, &values.Summary)
+	suggest("status", "Status", inc.Status, templates.Label(inc.Status), &values.Status)
+	suggest("detection_method", "Detected by", inc.DetectionMethod, templates.Label(inc.DetectionMethod), &values.DetectionMethod)
 	for _, name := range models.MilestoneNames {
 		at, ok := inc.Milestones[name]
 		if !ok {
@@ -77,12 +79,12 @@ func fillFromDraft(values *templates.IncidentFormValues, view *templates.PasteVi
 		}
 		view.Suggestions = append(view.Suggestions, s)
 	}
-	suggest("customer_impact", "Customer impact", inc.CustomerImpact, &values.CustomerImpact)
-	suggest("root_cause", "Root cause", inc.RootCause, &values.RootCause)
-	suggest("trigger", "Trigger", inc.Trigger, &values.Trigger)
-	suggest("detection", "Detection", inc.Detection, &values.Detection)
-	suggest("response", "Response", inc.Response, &values.Response)
-	suggest("lessons", "Lessons", inc.Lessons, &values.Lessons)
+	section("customer_impact", "Customer impact", inc.CustomerImpact, &values.CustomerImpact)
+	section("root_cause", "Root cause", inc.RootCause, &values.RootCause)
+	section("trigger", "Trigger", inc.Trigger, &values.Trigger)
+	section("detection", "Detection", inc.Detection, &values.Detection)
+	section("response", "Response", inc.Response, &values.Response)
+	section("lessons", "Lessons", inc.Lessons, &values.Lessons)
 	for _, e := range inc.Timeline {
 		if e.Kind == "status_update" {
 			view.Updates = append(view.Updates, e.Status)

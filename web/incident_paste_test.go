@@ -1,11 +1,16 @@
 package web_test
 
 import (
+	"context"
 	"net/http"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
 	"hindsight/models"
@@ -26,7 +31,7 @@ func TestIncidentPaste(t *testing.T) {
 		`name="title" value="Canada - Multiple Services - Degraded Performance"`,
 		`name="started_at" value="2026-03-09T16:00"`, `name="detected_at" value="2026-03-12T16:54"`,
 		`name="mitigated_at" value="2026-03-12T17:45"`, `name="resolved_at" value="2026-03-12T18:28"`,
-		`<q>Impact start: ~March 9, 2026 16:00 UTC</q>`,
+		`From <q>Impact start: ~March 9, 2026 16:00 UTC</q>`,
 		`<q>This issue was detected via customer reports on March 12 at 16:54 UTC (8:54 am PST).</q>`,
 		`<option value="customer_report" selected`,
 		`Also found 6 status updates and`, `5 follow-ups`,
@@ -67,7 +72,7 @@ func TestBrowserPastesSeed000(t *testing.T) {
 		chromedp.Click(chromedp.CSS(`form.paste-form button[type=submit]`)),
 		chromedp.WaitVisible(chromedp.ID("suggestions")),
 	)
-	screenshot(t, ctx, "paste-suggestions")
+	pasteScreenshots(t, ctx)
 	for id, want := range map[string]string{
 		"title":        "Canada - Multiple Services - Degraded Performance",
 		"started_at":   "2026-03-09T16:00",
@@ -91,4 +96,35 @@ func TestBrowserPastesSeed000(t *testing.T) {
 	if got := text(t, ctx, "#figure-time_to_detect .value"); got != "72 h 54 min" {
 		t.Errorf("time to detect = %q, want 72 h 54 min", got)
 	}
+}
+
+// pasteScreenshots saves the read form as PNGs, wide and narrow, light and dark, when
+// HINDSIGHT_SCREENSHOTS names a folder.
+func pasteScreenshots(t *testing.T, ctx context.Context) {
+	dir := os.Getenv("HINDSIGHT_SCREENSHOTS")
+	if dir == "" {
+		return
+	}
+	for _, width := range []int64{1280, 390} {
+		for _, scheme := range []string{"light", "dark"} {
+			steps(t, ctx, "emulate",
+				chromedp.EmulateViewport(width, 900),
+				chromedp.Func(func(ctx context.Context, target *chromedp.Target) error {
+					_, err := cdp.Call(ctx, target, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+						Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}},
+					})
+					return err
+				}),
+			)
+			png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+			if err != nil {
+				t.Fatal(err)
+			}
+			name := filepath.Join(dir, "paste-"+scheme+"-"+itoa(width)+".png")
+			if err := os.WriteFile(name, png, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	steps(t, ctx, "back to the desktop width", chromedp.EmulateViewport(1280, 900))
 }

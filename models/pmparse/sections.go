@@ -219,6 +219,10 @@ func (p *parser) sections(start int) {
 				p.lines[n].text = rest
 			}
 			current, currentLevel, bufWords = kind, level, t
+			if rest != "" && strings.HasSuffix(t, rest) {
+				// The evidence is the heading, not the paragraph run on after it.
+				bufWords = strings.TrimSpace(strings.TrimSuffix(t, rest))
+			}
 			seenContent = true
 			if kind == kindTitle && rest != "" {
 				p.setTitle(rest, t)
