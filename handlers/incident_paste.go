@@ -62,7 +62,9 @@ func fillFromDraft(values *templates.IncidentFormValues, view *templates.PasteVi
 		view.Suggestions = append(view.Suggestions, templates.PasteSuggestion{Field: field, Label: label, Value: shown, Words: shorten(d.Evidence[field], 300)})
 	}
 	// Sections are long: the list shows their start, the form holds all of each.
-	section := func(field, label, value string, target *string) { suggest(field, label, value, shorten(value, 90), target) }
+	section := func(field, label, value string, target *string) {
+		suggest(field, label, value, shorten(value, 90), target)
+	}
 	suggest("title", "Title", inc.Title, inc.Title, &values.Title)
 	section("summary", "Summary", inc.Summary, &values.Summary)
 	suggest("status", "Status", inc.Status, templates.Label(inc.Status), &values.Status)
