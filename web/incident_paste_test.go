@@ -73,6 +73,19 @@ func TestBrowserPastesSeed000(t *testing.T) {
 		chromedp.WaitVisible(chromedp.ID("suggestions")),
 	)
 	pasteScreenshots(t, ctx)
+	// The read form passes axe-core as every GET page does (TestAccessibilityOfEveryPage).
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void](axeScript(t))); err != nil {
+		t.Fatalf("load axe-core: %v", err)
+	}
+	violations, err := chromedp.Run(ctx, chromedp.Evaluate[[]axeViolation](runAxe, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatalf("run axe-core: %v", err)
+	}
+	for _, v := range violations {
+		if v.Impact == "serious" || v.Impact == "critical" {
+			t.Errorf("read form: %s violation %s (%s) at %s", v.Impact, v.ID, v.Help, strings.Join(v.Targets, "; "))
+		}
+	}
 	for id, want := range map[string]string{
 		"title":        "Canada - Multiple Services - Degraded Performance",
 		"started_at":   "2026-03-09T16:00",

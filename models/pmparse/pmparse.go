@@ -5,6 +5,7 @@ package pmparse
 import (
 	"errors"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 	_ "time/tzdata" // zone names must resolve on machines without a zoneinfo database
@@ -175,7 +176,7 @@ func splitInlineList(l string) []string {
 	want := 1
 	var cuts []int
 	for _, m := range matches {
-		if l[m[2]:m[3]] == itoa(want) {
+		if l[m[2]:m[3]] == strconv.Itoa(want) {
 			cuts = append(cuts, m[0])
 			want++
 		}
@@ -192,13 +193,6 @@ func splitInlineList(l string) []string {
 		l = b.String()
 	}
 	return strings.Split(l, "\n")
-}
-
-func itoa(n int) string {
-	if n < 10 {
-		return string(rune('0' + n))
-	}
-	return string(rune('0'+n/10)) + string(rune('0'+n%10))
 }
 
 func (p *parser) run(lines []string) {
@@ -433,7 +427,7 @@ func (p *parser) texts(from, to int) []string {
 
 func (p *parser) addEntry(e Entry, words string) {
 	words = strings.Join(strings.Fields(words), " ")
-	key := "timeline[" + itoa3(len(p.draft.Incident.Timeline)) + "]"
+	key := "timeline[" + strconv.Itoa(len(p.draft.Incident.Timeline)) + "]"
 	p.draft.Incident.Timeline = append(p.draft.Incident.Timeline, e)
 	p.draft.Evidence[key] = words
 	if e.Kind == "status_update" {
@@ -444,13 +438,6 @@ func (p *parser) addEntry(e Entry, words string) {
 			p.cands["resolved_at"] = append(p.cands["resolved_at"], candidate{at: e.At, words: words, strength: fromStatus})
 		}
 	}
-}
-
-func itoa3(n int) string {
-	if n < 100 {
-		return itoa(n)
-	}
-	return itoa3(n/10) + string(rune('0'+n%10))
 }
 
 // noteBody says what a bodiless postmortem or follow-up block posted.

@@ -3,6 +3,7 @@ package pmparse_test
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -253,7 +254,7 @@ func TestSeeds(t *testing.T) {
 				if f.Title != c.followUps[n] {
 					t.Errorf("follow-up %d = %q, want %q", n, f.Title, c.followUps[n])
 				}
-				if d.Evidence["follow_ups["+itoa(n)+"]"] == "" {
+				if d.Evidence["follow_ups["+strconv.Itoa(n)+"]"] == "" {
 					t.Errorf("follow-up %d has no evidence", n)
 				}
 			}
@@ -276,8 +277,6 @@ func TestSeeds(t *testing.T) {
 		})
 	}
 }
-
-func itoa(n int) string { return strings.TrimSpace(strings.Repeat(" ", 0) + string(rune('0'+n))) }
 
 // TestSeed000Sections checks that the one-line postmortem block of seed 000 is cut at its
 // headings and that its list of follow-ups does not leak into the response.

@@ -2,6 +2,7 @@ package pmparse
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode"
 )
@@ -316,7 +317,7 @@ func (p *parser) followUp(item, words string) {
 		title += "…"
 		description = item
 	}
-	key := "follow_ups[" + itoa3(len(p.draft.Incident.FollowUps)) + "]"
+	key := "follow_ups[" + strconv.Itoa(len(p.draft.Incident.FollowUps)) + "]"
 	p.draft.Incident.FollowUps = append(p.draft.Incident.FollowUps, FollowUp{Title: title, Description: cut(description, sectionMax)})
 	p.draft.Evidence[key] = words
 }
