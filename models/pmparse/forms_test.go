@@ -2,8 +2,6 @@ package pmparse_test
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -131,32 +129,6 @@ func TestForms(t *testing.T) {
 func TestEmpty(t *testing.T) {
 	if _, err := pmparse.Parse(" \n\t", time.UTC); !errors.Is(err, pmparse.ErrEmpty) {
 		t.Errorf("err = %v, want ErrEmpty", err)
-	}
-}
-
-// BenchmarkParse100KB parses the fixtures run together to 100 KB.
-func BenchmarkParse100KB(b *testing.B) {
-	var text strings.Builder
-	var files []string
-	for _, dir := range []string{fixtures(b, "seeds"), fixtures(b, filepath.Join("data", "postmortems"))} {
-		m, _ := filepath.Glob(filepath.Join(dir, "*"))
-		files = append(files, m...)
-	}
-	for text.Len() < 100<<10 {
-		for _, f := range files {
-			if raw, err := os.ReadFile(f); err == nil && !strings.HasSuffix(f, "LICENSE") {
-				text.Write(raw)
-				text.WriteString("\n\n")
-			}
-		}
-	}
-	input := text.String()[:100<<10]
-	b.SetBytes(int64(len(input)))
-	b.ResetTimer()
-	for b.Loop() {
-		if _, err := pmparse.Parse(input, time.UTC); err != nil {
-			b.Fatal(err)
-		}
 	}
 }
 

@@ -170,7 +170,6 @@ func (p *parser) milestones(start int) {
 		}
 		for _, s := range spans {
 			sentence := l[s[0]:s[1]]
-			words := evidenceWords(sentence)
 			var inside []found
 			for _, f := range times {
 				if f.start >= s[0] && f.start < s[1] && !f.restatement {
@@ -185,11 +184,12 @@ func (p *parser) milestones(start int) {
 				if strings.HasPrefix(strings.ToLower(m[2]), "h") {
 					unit = time.Hour
 				}
-				within = append(within, duration{time.Duration(amount) * unit, words})
+				within = append(within, duration{time.Duration(amount) * unit, evidenceWords(sentence)})
 			}
 			if len(inside) == 0 {
 				continue
 			}
+			words := evidenceWords(sentence)
 			lower := asciiLower(sentence)
 			for _, cue := range cues {
 				if !containsAny(lower, cue.keys) {
@@ -341,6 +341,9 @@ var detectionMethods = []struct {
 
 var detectVerbRe = regexp.MustCompile(`(?i)\b(?:detected|detects|noticed|discovered|identified|caught|alerted)\s+(?:\S+\s+){0,8}?(?:via|by|through|from|thanks to|with)\b|\b(?:automated|synthetic)\s+(?:\w+\s+)?(?:detects|detected)\b`)
 
+// detectWords is the cheap test before detectVerbRe runs.
+var detectWords = []string{"detect", "notice", "discover", "identified", "caught", "alerted"}
+
 // detectionMethod reads how the incident was found from the sentence that says so, in the
 // Detection section when there is one.
 func (p *parser) detectionMethod() {
@@ -349,6 +352,9 @@ func (p *parser) detectionMethod() {
 		texts = append(texts, l.text)
 	}
 	for _, text := range texts {
+		if !containsAny(asciiLower(text), detectWords) {
+			continue
+		}
 		flat := strings.ReplaceAll(text, "\n", " ")
 		for _, s := range sentences(flat) {
 			sentence := strings.ReplaceAll(flat[s[0]:s[1]], "**", "")

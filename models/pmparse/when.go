@@ -153,6 +153,9 @@ func sortDays(days []day) {
 }
 
 func findClocks(line string, days []day) []clock {
+	if !mayHoldClock(line) {
+		return nil
+	}
 	var clocks []clock
 	for _, m := range timeRe.FindAllStringSubmatchIndex(line, -1) {
 		inDay := false
@@ -383,4 +386,31 @@ func monthWords(lower string) []int {
 
 func isWordByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_'
+}
+
+// mayHoldClock is the cheap test before timeRe runs: a digit then ":" and a digit, or a digit then
+// "am" or "pm" ("8am", "4.30 pm", "8 a.m.").
+func mayHoldClock(line string) bool {
+	for i := 0; i+1 < len(line); i++ {
+		if line[i] < '0' || line[i] > '9' {
+			continue
+		}
+		j := i + 1
+		if line[j] == ':' && j+1 < len(line) && line[j+1] >= '0' && line[j+1] <= '9' {
+			return true
+		}
+		if line[j] == ' ' {
+			j++
+		}
+		if j+1 < len(line) && (line[j]|0x20 == 'a' || line[j]|0x20 == 'p') {
+			k := j + 1
+			if line[k] == '.' {
+				k++
+			}
+			if k < len(line) && line[k]|0x20 == 'm' {
+				return true
+			}
+		}
+	}
+	return false
 }
