@@ -230,6 +230,7 @@ func routes(r router, h *handlers.Handlers) {
 	r.get("/incidents", Viewer, h.IncidentList)
 	r.get("/incidents/new", Responder, h.IncidentNew)
 	r.post("/incidents/new/similar", Responder, h.IncidentSimilar)
+	r.post("/incidents/new/paste", Responder, h.IncidentPaste)
 	r.post("/incidents", Responder, h.IncidentCreate)
 	r.get("/incidents/:id", Viewer, h.IncidentShow)
 	r.get("/incidents/:id/history", Viewer, h.IncidentHistory)
@@ -278,6 +279,7 @@ func routes(r router, h *handlers.Handlers) {
 
 	r.get("/api/v1/incidents", Viewer, h.APIIncidentList)
 	r.post("/api/v1/incidents", Responder, h.APIIncidentCreate)
+	r.post("/api/v1/incidents/parse", Responder, h.APIIncidentParse)
 	r.get("/api/v1/incidents/:id", Viewer, h.APIIncidentGet)
 	r.put("/api/v1/incidents/:id", Responder, h.APIIncidentUpdate)
 	r.delete("/api/v1/incidents/:id", Responder, h.APIIncidentDelete)
