@@ -50,6 +50,9 @@ The database is a SQLite file path or a postgres:// URL. Environment:
 func main() {
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
 	if err := run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, log); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return // --help printed the usage it asked for
+		}
 		fmt.Fprintln(os.Stderr, "hindsight:", err)
 		os.Exit(1)
 	}
