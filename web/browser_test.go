@@ -69,6 +69,10 @@ func liveServer(t *testing.T) *httptest.Server {
 	return srv
 }
 
+// signedIn matches only a page served to a signed-in session (templates.Layout marks its body),
+// so waiting for it waits for the sign-in to land: the sign-in page has an h1 too.
+const signedIn = "body[data-signed-in]"
+
 // signIn signs the browser in as the live server's responder.
 func signIn(t *testing.T, ctx context.Context, srv *httptest.Server) {
 	t.Helper()
@@ -78,7 +82,7 @@ func signIn(t *testing.T, ctx context.Context, srv *httptest.Server) {
 		chromedp.SendKeys(chromedp.ID("email"), "responder@example.com"),
 		chromedp.SendKeys(chromedp.ID("password"), testPassword),
 		chromedp.Click(chromedp.CSS(`form button[type=submit]`)),
-		chromedp.WaitVisible(chromedp.CSS("h1")),
+		chromedp.WaitReady(chromedp.CSS(signedIn)),
 	)
 	if got := text(t, ctx, "h1"); got != "Incidents" {
 		t.Fatalf("after sign-in the page says %q", got)
