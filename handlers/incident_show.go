@@ -134,7 +134,7 @@ func baseIncidentView(inc *models.Incident) templates.IncidentView {
 		Page:     templates.Page{Title: inc.Title, Section: "incidents"},
 		Incident: inc, Location: loc, Metrics: models.ComputeMetrics(inc), Phases: models.Phases(inc),
 		Warnings: inc.Milestones().OrderWarnings(), Now: time.Now(),
-		NewEvent:    templates.ChildForm[templates.EventFormValues]{Values: templates.EventFormValues{TimeZone: loc.String(), Kind: "status_update", Status: inc.Status, Public: true}},
+		NewEvent:    templates.ChildForm[templates.EventFormValues]{Values: newEventValues(inc)},
 		NewWindow:   templates.ChildForm[templates.WindowFormValues]{Values: templates.WindowFormValues{TimeZone: loc.String(), Level: "degraded"}},
 		NewFollowUp: templates.ChildForm[templates.FollowUpFormValues]{Values: templates.FollowUpFormValues{Kind: "prevent", Priority: "p2", Status: "open"}},
 	}

@@ -60,13 +60,20 @@ func browser(t *testing.T) context.Context {
 // responder account.
 func liveServer(t *testing.T) *httptest.Server {
 	t.Helper()
+	srv, _ := liveServerStore(t)
+	return srv
+}
+
+// liveServerStore is liveServer with its store, for tests that file records directly.
+func liveServerStore(t *testing.T) (*httptest.Server, *models.Store) {
+	t.Helper()
 	store := storetest.SQLite(t)
 	if _, err := store.CreateUser(context.Background(), models.UserInput{Email: "responder@example.com", Role: models.RoleResponder, Password: testPassword}); err != nil {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(web.New(web.Deps{Store: store, Log: slog.New(slog.NewTextHandler(io.Discard, nil))}))
 	t.Cleanup(srv.Close)
-	return srv
+	return srv, store
 }
 
 // signedIn matches only a page served to a signed-in session (templates.Layout marks its body),
@@ -170,6 +177,7 @@ func TestBrowserFilesAnIncidentInBST(t *testing.T) {
 		chromedp.SetValue(chromedp.ID("ev-new-kind"), "status_update"),
 		chromedp.SetValue(chromedp.ID("ev-new-status"), "investigating"),
 		chromedp.SendKeys(chromedp.ID("ev-new-body"), "We are investigating slowness across the platform."),
+		chromedp.Click(chromedp.ID("ev-new-public")), // entries are internal unless ticked
 		chromedp.Click(chromedp.CSS("#timeline details.add button[type=submit]")),
 		chromedp.WaitVisible(chromedp.CSS("#timeline ol.timeline li")),
 	)
