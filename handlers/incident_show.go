@@ -14,7 +14,8 @@ import (
 // IncidentShow shows an incident with its figures, timeline, impact windows and follow-ups.
 // ?edit_event=, ?edit_window= and ?edit_follow_up= open one record's edit form in place, which
 // keeps inline editing working without JavaScript. Without them the rendered page is kept per
-// viewer or editor while the incident's page mark stands still, until the clock would change what it shows.
+// viewer or editor while the incident's page mark stands still, until the clock would change what it shows;
+// a page with a notice for this session (a delete's Undo) is rendered for it alone.
 func (h *Handlers) IncidentShow(c echo.Context) error {
 	q := c.QueryParams()
 	if q.Has("edit_event") || q.Has("edit_window") || q.Has("edit_follow_up") {
@@ -23,6 +24,9 @@ func (h *Handlers) IncidentShow(c echo.Context) error {
 	id, err := pathID(c, "id")
 	if err != nil {
 		return err
+	}
+	if notice := h.popNotice(c, id); notice != nil {
+		return h.incidentShowNotice(c, notice)
 	}
 	ctx := c.Request().Context()
 	mark, err := h.Store.IncidentPageMark(ctx, id)

@@ -125,7 +125,8 @@ func TestNestedRecordsOnTheIncidentPage(t *testing.T) {
 		check(t, "delete "+del, a.post(path+del, nil), 303, nil, nil)
 		check(t, "delete again "+del, a.post(path+del, nil), 404, nil, nil)
 	}
-	check(t, "page after deletes", a.get(path), http.StatusOK, []string{"No impact windows yet", "No follow-ups yet"}, []string{"Latency alerts for Canada"})
+	check(t, "page after deletes", a.get(path), http.StatusOK, []string{"No impact windows yet", "No follow-ups yet", "Deleted the follow-up “Latency alerts for Canada”.", ">Undo</button>"}, nil)
+	check(t, "the Undo is offered once", a.get(path), http.StatusOK, []string{"No follow-ups yet"}, []string{"Latency alerts for Canada"})
 }
 
 func TestIncidentEditAndConflict(t *testing.T) {
