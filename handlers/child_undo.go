@@ -25,7 +25,7 @@ func (h *Handlers) ChildUndo(c echo.Context) error {
 		return err
 	}
 	if !ok || kept.IncidentID != incidentID {
-		return h.noticeAndBack(c, incidentID, "", "There is nothing to undo here: an Undo works once, in the browser that deleted the record. The History page lists what was deleted and when.", "notice")
+		return h.noticeAndBack(c, incidentID, "", "There is nothing to undo here: an Undo works once, within an hour, in the browser that deleted the record. The History page lists what was deleted and when.", "notice")
 	}
 	ctx := c.Request().Context()
 	var anchorID string

@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"encoding/json"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -18,7 +19,8 @@ import (
 const (
 	undoKey   = "undo"            // JSON list of undoCopy, oldest first
 	noticeKey = "incident_notice" // JSON keptNotice, shown once on its incident's page
-	undoKept  = 5                 // the last deletes that can still be undone
+	undoKept  = 3                 // the last deletes that can still be undone
+	undoFor   = time.Hour         // how long after the delete
 )
 
 // undoCopy is one deleted record and where it goes back.
@@ -30,6 +32,7 @@ type undoCopy struct {
 	Event      *models.TimelineEvent `json:",omitempty"`
 	Window     *models.ImpactWindow  `json:",omitempty"`
 	FollowUp   *models.FollowUp      `json:",omitempty"`
+	Deleted    time.Time
 }
 
 // keptNotice is a message for one incident's page, shown once.
@@ -38,12 +41,20 @@ type keptNotice struct {
 	Notice     templates.Notice
 }
 
+// undoCopies reads the copies that can still be undone; the session carries at most undoKept of
+// them, none older than undoFor, so it stays small.
 func (h *Handlers) undoCopies(c echo.Context) []undoCopy {
 	var copies []undoCopy
 	if raw := h.Sessions.GetString(c.Request().Context(), undoKey); raw != "" {
 		_ = json.Unmarshal([]byte(raw), &copies) // an unreadable list is an empty one
 	}
-	return copies
+	fresh := copies[:0]
+	for _, kept := range copies {
+		if time.Since(kept.Deleted) < undoFor {
+			fresh = append(fresh, kept)
+		}
+	}
+	return fresh
 }
 
 func (h *Handlers) putUndoCopies(c echo.Context, copies []undoCopy) error {
@@ -60,7 +71,7 @@ func (h *Handlers) putUndoCopies(c echo.Context, copies []undoCopy) error {
 func (h *Handlers) deletedWithUndo(c echo.Context, kept undoCopy, message string) error {
 	raw := make([]byte, 18)
 	_, _ = rand.Read(raw)
-	kept.Token = base64.RawURLEncoding.EncodeToString(raw)
+	kept.Token, kept.Deleted = base64.RawURLEncoding.EncodeToString(raw), time.Now()
 	copies := append(h.undoCopies(c), kept)
 	if len(copies) > undoKept {
 		copies = copies[len(copies)-undoKept:]

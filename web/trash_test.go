@@ -90,6 +90,8 @@ func TestTrashRestoresAnIncidentExactlyAsItWas(t *testing.T) {
 	check(t, "deleted page", a.get(path+"/deleted"), http.StatusOK, []string{"is in the Trash", "Restore it now", `action="/admin/trash/` + id + `/restore"`}, nil)
 	check(t, "gone from its page", a.get(path), http.StatusNotFound, nil, nil)
 	check(t, "gone from the status page", a.anonymous().get("/status/incidents/"+id), http.StatusNotFound, nil, nil)
+	check(t, "gone from the list", a.get("/incidents"), http.StatusOK, nil, []string{`href="` + path + `"`})
+	check(t, "gone from search", a.get("/search?q=routing+caches"), http.StatusOK, nil, []string{`href="` + path + `"`})
 
 	trash := a.get("/admin/trash")
 	check(t, "trash", trash, http.StatusOK, []string{"Canada - Multiple Services - Degraded Performance", "admin", "@example.com",
@@ -107,6 +109,8 @@ func TestTrashRestoresAnIncidentExactlyAsItWas(t *testing.T) {
 		t.Errorf("the incident came back different:\nbefore %s\nafter  %s", before, after)
 	}
 	check(t, "back on the status page", a.anonymous().get("/status/incidents/"+id), http.StatusOK, []string{"Looking into it"}, nil)
+	check(t, "back on the list", a.get("/incidents"), http.StatusOK, []string{`href="` + path + `"`}, nil)
+	check(t, "found by search", a.get("/search?q=routing+caches"), http.StatusOK, []string{`href="` + path + `"`}, nil)
 	check(t, "trash empty", a.get("/admin/trash"), http.StatusOK, []string{"The Trash is empty."}, nil)
 	check(t, "restore twice", a.post("/admin/trash/"+id+"/restore", nil), http.StatusNotFound, nil, nil)
 	check(t, "history says restored", a.get(path+"/history"), http.StatusOK, []string{"restored the incident"}, nil)
