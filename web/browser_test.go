@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http/httptest"
@@ -96,15 +97,27 @@ func signIn(t *testing.T, ctx context.Context, srv *httptest.Server) {
 	}
 }
 
+// text reads the visible text of the first element the selector matches, once the page has one
+// and has finished parsing. It reads through the page's own DOM rather than DevTools node ids,
+// which go stale while a page that a form submit replaced is still arriving ("No node with given
+// id found"); a read that the navigation itself interrupts is tried again on the new page.
 func text(t *testing.T, ctx context.Context, selector string) string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	v, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(selector)))
-	if err != nil {
-		t.Fatalf("read %s: %v", selector, err)
+	script := fmt.Sprintf(`new Promise(resolve => { const read = () => {
+		const e = document.querySelector(%q);
+		if (e && document.readyState !== "loading") { resolve(e.innerText); } else { setTimeout(read, 20); }
+	}; read(); })`, selector)
+	for {
+		v, err := chromedp.Run(ctx, chromedp.Evaluate[string](script, chromedp.EvalAwaitPromise))
+		if err == nil {
+			return strings.TrimSpace(v)
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("read %s: %v", selector, err)
+		}
 	}
-	return strings.TrimSpace(v)
 }
 
 func steps(t *testing.T, ctx context.Context, what string, actions ...chromedp.Action[chromedp.Void]) {
