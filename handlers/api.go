@@ -300,7 +300,7 @@ func (b apiIncidentInput) toInput() (models.IncidentInput, models.Children, mode
 			if at := rfc3339(e.At, "at", &eventErrs); at != nil {
 				events[n].At = *at
 			}
-			eventErrs = mergeErrors(eventErrs, models.Validate(events[n]))
+			eventErrs = mergeErrors(eventErrs, models.ValidateEvent(events[n]))
 			errs = append(errs, eventErrs.Prefixed(fmt.Sprintf("timeline[%d].", n))...)
 		}
 		children.Timeline = &events

@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"context"
+	"net/url"
 
 	"hindsight/models"
 	"hindsight/templates"
@@ -10,7 +11,10 @@ import (
 // eventForms is the timeline entry's add and edit form.
 func (h *Handlers) eventForms() childForm[templates.EventFormValues, models.EventInput] {
 	return childForm[templates.EventFormValues, models.EventInput]{
-		parse: eventForm,
+		parse: func(form url.Values) (templates.EventFormValues, models.EventInput, models.FieldErrors) {
+			values, in, errs := eventForm(form)
+			return values, in, mergeErrors(errs, models.ValidateEvent(in))
+		},
 		save: func(ctx context.Context, incidentID, id int64, in models.EventInput) (int64, error) {
 			if id != 0 {
 				return id, h.Store.UpdateEvent(ctx, incidentID, id, in)
@@ -29,6 +33,16 @@ func (h *Handlers) eventForms() childForm[templates.EventFormValues, models.Even
 			v.NewEvent, v.Open = f, "timeline"
 		},
 		anchor: "event", what: "timeline entry",
+	}
+}
+
+// newEventValues is the empty add form of a timeline entry: a status update in the incident's
+// zone, internal until someone ticks "Shown to customers" (DESIGN §5, public by choice), posting
+// the status the latest status update posted (Incident.StatusBefore), since the entry's time is
+// typed in the same form; static/forms.js adjusts it to the typed time where it can.
+func newEventValues(inc *models.Incident) templates.EventFormValues {
+	return templates.EventFormValues{
+		TimeZone: inc.Location().String(), Kind: "status_update", Status: inc.StatusBefore(nil), Public: false,
 	}
 }
 

@@ -4,7 +4,7 @@ import (
 	"github.com/labstack/echo/v4"
 )
 
-// IncidentDelete removes an incident from every list and page.
+// IncidentDelete moves an incident to the Trash, off every list and page, and says so.
 func (h *Handlers) IncidentDelete(c echo.Context) error {
 	id, err := pathID(c, "id")
 	if err != nil {
@@ -16,5 +16,5 @@ func (h *Handlers) IncidentDelete(c echo.Context) error {
 	if err := h.Store.DeleteIncident(c.Request().Context(), id); err != nil {
 		return storeError(err, "incident")
 	}
-	return seeOther(c, "/incidents")
+	return seeOther(c, incidentURL(id)+"/deleted")
 }

@@ -14,7 +14,8 @@ import (
 // IncidentShow shows an incident with its figures, timeline, impact windows and follow-ups.
 // ?edit_event=, ?edit_window= and ?edit_follow_up= open one record's edit form in place, which
 // keeps inline editing working without JavaScript. Without them the rendered page is kept per
-// viewer or editor while the incident's page mark stands still, until the clock would change what it shows.
+// viewer or editor while the incident's page mark stands still, until the clock would change what it shows;
+// a page with a notice for this session (a delete's Undo) is rendered for it alone.
 func (h *Handlers) IncidentShow(c echo.Context) error {
 	q := c.QueryParams()
 	if q.Has("edit_event") || q.Has("edit_window") || q.Has("edit_follow_up") {
@@ -23,6 +24,9 @@ func (h *Handlers) IncidentShow(c echo.Context) error {
 	id, err := pathID(c, "id")
 	if err != nil {
 		return err
+	}
+	if notice := h.popNotice(c, id); notice != nil {
+		return h.incidentShowNotice(c, notice)
 	}
 	ctx := c.Request().Context()
 	mark, err := h.Store.IncidentPageMark(ctx, id)
@@ -134,7 +138,7 @@ func baseIncidentView(inc *models.Incident) templates.IncidentView {
 		Page:     templates.Page{Title: inc.Title, Section: "incidents"},
 		Incident: inc, Location: loc, Metrics: models.ComputeMetrics(inc), Phases: models.Phases(inc),
 		Warnings: inc.Milestones().OrderWarnings(), Now: time.Now(),
-		NewEvent:    templates.ChildForm[templates.EventFormValues]{Values: templates.EventFormValues{TimeZone: loc.String(), Kind: "status_update", Status: inc.Status, Public: true}},
+		NewEvent:    templates.ChildForm[templates.EventFormValues]{Values: newEventValues(inc)},
 		NewWindow:   templates.ChildForm[templates.WindowFormValues]{Values: templates.WindowFormValues{TimeZone: loc.String(), Level: "degraded"}},
 		NewFollowUp: templates.ChildForm[templates.FollowUpFormValues]{Values: templates.FollowUpFormValues{Kind: "prevent", Priority: "p2", Status: "open"}},
 	}

@@ -27,13 +27,6 @@ func (h *Handlers) UserDisable(c echo.Context) error {
 	if err != nil {
 		return storeError(err, "user")
 	}
-	h.Sessions.Put(ctx, "flash", "Disabled "+user.Email+": their sessions ended and "+strconv.FormatInt(revoked, 10)+" API "+plural(revoked, "token was", "tokens were")+" revoked.")
+	h.Sessions.Put(ctx, "flash", "Disabled "+user.Email+": their sessions ended and "+strconv.FormatInt(revoked, 10)+" API "+plural(int(revoked), "token was", "tokens were")+" revoked.")
 	return seeOther(c, "/admin/users")
-}
-
-func plural(n int64, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

@@ -123,7 +123,7 @@ func eventRow(incidentID int64, in EventInput) TimelineEvent {
 	if in.Kind != "status_update" {
 		status = ""
 	}
-	return TimelineEvent{IncidentID: incidentID, At: *utc(&in.At), Kind: in.Kind, Status: status, Body: in.Body, Public: in.Public}
+	return TimelineEvent{IncidentID: incidentID, At: *utc(&in.At), Kind: in.Kind, Status: status, Body: in.Body, Public: EventPublic(in.Kind, in.Public)}
 }
 
 func insertEvent(tx *gorm.DB, incidentID int64, in EventInput) (*TimelineEvent, error) {

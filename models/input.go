@@ -115,6 +115,26 @@ type EventInput struct {
 	Public bool      `json:"public"`
 }
 
+// NotePublicMessage explains why a note cannot be shown to customers.
+const NotePublicMessage = "A note is internal and never shown to customers: untick “Shown to customers”, or choose another kind."
+
+// ValidateEvent checks a timeline entry as a person or an API client submits it: its fields, and
+// that a note is not marked public. A note is the team's own record ("Customer ACME escalated"),
+// so asking for one on the status page is refused with a message rather than obeyed; the store
+// keeps every note internal whatever reaches it (imports bring a status page's "postmortem"
+// updates in as notes), see EventPublic.
+func ValidateEvent(in EventInput) FieldErrors {
+	errs := Validate(in)
+	if in.Kind == "note" && in.Public {
+		errs.Add("public", NotePublicMessage)
+	}
+	return errs
+}
+
+// EventPublic is whether the store shows an entry of this kind to customers when public is asked
+// for: never for a note.
+func EventPublic(kind string, public bool) bool { return public && kind != "note" }
+
 // WindowInput is a new or changed impact window.
 type WindowInput struct {
 	StartedAt time.Time  `json:"started_at" validate:"required,instant"`

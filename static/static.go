@@ -1,9 +1,9 @@
-// Package static holds the stylesheet and icons, embedded into the binary.
+// Package static holds the stylesheet, icons and the one small script, embedded into the binary.
 package static
 
 import "embed"
 
 // FS serves /static.
 //
-//go:embed *.css *.svg
+//go:embed *.css *.svg *.js
 var FS embed.FS

@@ -268,6 +268,8 @@ type IncidentView struct {
 	Links      []models.LinkedIncident
 	Similar    []models.Similar
 	NewLink    ChildForm[LinkFormValues]
+	// Notice is what was just done on the page, shown once; nil when nothing was.
+	Notice *Notice
 }
 
 // LinkFormValues is the add-link form as typed.
@@ -374,7 +376,7 @@ func childID(id int64, prefix, name string) string {
 
 // HistoryAction says what a history entry did: "updated the follow-up #3".
 func HistoryAction(e models.AuditEntry) string {
-	verb := map[string]string{models.ActionCreate: "created", models.ActionUpdate: "changed", models.ActionDelete: "deleted"}[e.Action]
+	verb := map[string]string{models.ActionCreate: "created", models.ActionUpdate: "changed", models.ActionDelete: "deleted", models.ActionRestore: "restored"}[e.Action]
 	noun := map[string]string{models.EntityIncident: "the incident", models.EntityEvent: "timeline entry", models.EntityWindow: "impact window", models.EntityFollowUp: "follow-up"}[e.Entity]
 	if e.Entity == models.EntityIncident {
 		return verb + " " + noun

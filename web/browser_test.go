@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http/httptest"
@@ -60,14 +61,25 @@ func browser(t *testing.T) context.Context {
 // responder account.
 func liveServer(t *testing.T) *httptest.Server {
 	t.Helper()
+	srv, _ := liveServerStore(t)
+	return srv
+}
+
+// liveServerStore is liveServer with its store, for tests that file records directly.
+func liveServerStore(t *testing.T) (*httptest.Server, *models.Store) {
+	t.Helper()
 	store := storetest.SQLite(t)
 	if _, err := store.CreateUser(context.Background(), models.UserInput{Email: "responder@example.com", Role: models.RoleResponder, Password: testPassword}); err != nil {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(web.New(web.Deps{Store: store, Log: slog.New(slog.NewTextHandler(io.Discard, nil))}))
 	t.Cleanup(srv.Close)
-	return srv
+	return srv, store
 }
+
+// signedIn matches only a page served to a signed-in session (templates.Layout marks its body),
+// so waiting for it waits for the sign-in to land: the sign-in page has an h1 too.
+const signedIn = "body[data-signed-in]"
 
 // signIn signs the browser in as the live server's responder.
 func signIn(t *testing.T, ctx context.Context, srv *httptest.Server) {
@@ -78,22 +90,34 @@ func signIn(t *testing.T, ctx context.Context, srv *httptest.Server) {
 		chromedp.SendKeys(chromedp.ID("email"), "responder@example.com"),
 		chromedp.SendKeys(chromedp.ID("password"), testPassword),
 		chromedp.Click(chromedp.CSS(`form button[type=submit]`)),
-		chromedp.WaitVisible(chromedp.CSS("h1")),
+		chromedp.WaitReady(chromedp.CSS(signedIn)),
 	)
 	if got := text(t, ctx, "h1"); got != "Incidents" {
 		t.Fatalf("after sign-in the page says %q", got)
 	}
 }
 
+// text reads the visible text of the first element the selector matches, once the page has one
+// and has finished parsing. It reads through the page's own DOM rather than DevTools node ids,
+// which go stale while a page that a form submit replaced is still arriving ("No node with given
+// id found"); a read that the navigation itself interrupts is tried again on the new page.
 func text(t *testing.T, ctx context.Context, selector string) string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	v, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(selector)))
-	if err != nil {
-		t.Fatalf("read %s: %v", selector, err)
+	script := fmt.Sprintf(`new Promise(resolve => { const read = () => {
+		const e = document.querySelector(%q);
+		if (e && document.readyState !== "loading") { resolve(e.innerText); } else { setTimeout(read, 20); }
+	}; read(); })`, selector)
+	for {
+		v, err := chromedp.Run(ctx, chromedp.Evaluate[string](script, chromedp.EvalAwaitPromise))
+		if err == nil {
+			return strings.TrimSpace(v)
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("read %s: %v", selector, err)
+		}
 	}
-	return strings.TrimSpace(v)
 }
 
 func steps(t *testing.T, ctx context.Context, what string, actions ...chromedp.Action[chromedp.Void]) {
@@ -166,6 +190,7 @@ func TestBrowserFilesAnIncidentInBST(t *testing.T) {
 		chromedp.SetValue(chromedp.ID("ev-new-kind"), "status_update"),
 		chromedp.SetValue(chromedp.ID("ev-new-status"), "investigating"),
 		chromedp.SendKeys(chromedp.ID("ev-new-body"), "We are investigating slowness across the platform."),
+		chromedp.Click(chromedp.ID("ev-new-public")), // entries are internal unless ticked
 		chromedp.Click(chromedp.CSS("#timeline details.add button[type=submit]")),
 		chromedp.WaitVisible(chromedp.CSS("#timeline ol.timeline li")),
 	)

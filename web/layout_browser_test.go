@@ -34,19 +34,12 @@ func demoServer(t *testing.T) (*httptest.Server, *models.Store) {
 	return srv, store
 }
 
-// signedIn signs the browser in as the demo server's admin and waits for what only a signed-in
-// page has, the main navigation: the sign-in page has an h1 too.
-func signedIn(t *testing.T, ctx context.Context, srv *httptest.Server) {
+// signInAtDesktop signs the browser in at a desktop's width, waiting for what only a signed-in
+// page has (see signIn).
+func signInAtDesktop(t *testing.T, ctx context.Context, srv *httptest.Server) {
 	t.Helper()
-	steps(t, ctx, "sign in",
-		chromedp.EmulateViewport(1280, 900),
-		chromedp.Navigate(srv.URL+"/login"),
-		chromedp.WaitVisible(chromedp.ID("email")),
-		chromedp.SendKeys(chromedp.ID("email"), "responder@example.com"),
-		chromedp.SendKeys(chromedp.ID("password"), testPassword),
-		chromedp.Click(chromedp.CSS(`form button[type=submit]`)),
-		chromedp.WaitVisible(chromedp.CSS(`nav[aria-label="Main"]`)),
-	)
+	steps(t, ctx, "desktop width", chromedp.EmulateViewport(1280, 900))
+	signIn(t, ctx, srv)
 }
 
 // pageWidth loads a page at a width and returns how wide its document is.
@@ -80,7 +73,7 @@ func TestHistoryFitsAPhone(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	signedIn(t, ctx, srv)
+	signInAtDesktop(t, ctx, srv)
 	if w := pageWidth(t, ctx, srv.URL+"/incidents/1/history", 390); w > 390 {
 		t.Errorf("the history is %d px wide at 390 px", w)
 	}
@@ -108,7 +101,7 @@ func TestHistoryFitsAPhone(t *testing.T) {
 func TestLayoutOnAPhoneAndADesktop(t *testing.T) {
 	ctx := browser(t)
 	srv, _ := demoServer(t)
-	signedIn(t, ctx, srv)
+	signInAtDesktop(t, ctx, srv)
 
 	pageWidth(t, ctx, srv.URL+"/incidents", 390)
 	header, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`document.querySelector("header.top").getBoundingClientRect().height`))

@@ -125,7 +125,8 @@ func TestNestedRecordsOnTheIncidentPage(t *testing.T) {
 		check(t, "delete "+del, a.post(path+del, nil), 303, nil, nil)
 		check(t, "delete again "+del, a.post(path+del, nil), 404, nil, nil)
 	}
-	check(t, "page after deletes", a.get(path), http.StatusOK, []string{"No impact windows yet", "No follow-ups yet"}, []string{"Latency alerts for Canada"})
+	check(t, "page after deletes", a.get(path), http.StatusOK, []string{"No impact windows yet", "No follow-ups yet", "Deleted the follow-up “Latency alerts for Canada”.", ">Undo</button>"}, nil)
+	check(t, "the Undo is offered once", a.get(path), http.StatusOK, []string{"No follow-ups yet"}, []string{"Latency alerts for Canada"})
 }
 
 func TestIncidentEditAndConflict(t *testing.T) {
@@ -225,6 +226,17 @@ func ownPicture(tok html.Token) bool {
 	return false
 }
 
+// ownScript tells Hindsight's own script file (static/forms.js), loaded by src and run under the
+// Content-Security-Policy, from an injected <script>.
+func ownScript(tok html.Token) bool {
+	for _, attr := range tok.Attr {
+		if attr.Key == "src" && attr.Val == "/static/forms.js" {
+			return true
+		}
+	}
+	return false
+}
+
 // liveMarkup parses a page and lists what could run: script and svg elements, event-handler
 // attributes and links or sources with a javascript: URL. Escaped text is harmless and ignored.
 func liveMarkup(t *testing.T, page string) []string {
@@ -237,7 +249,7 @@ func liveMarkup(t *testing.T, page string) []string {
 			return live
 		case html.StartTagToken, html.SelfClosingTagToken:
 			tok := z.Token()
-			if tok.Data == "script" || tok.Data == "iframe" || tok.Data == "object" || (tok.Data == "svg" && !ownPicture(tok)) {
+			if (tok.Data == "script" && !ownScript(tok)) || tok.Data == "iframe" || tok.Data == "object" || (tok.Data == "svg" && !ownPicture(tok)) {
 				live = append(live, "<"+tok.Data+">")
 			}
 			for _, attr := range tok.Attr {

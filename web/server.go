@@ -226,6 +226,8 @@ func routes(r router, h *handlers.Handlers) {
 	r.post("/admin/settings", Admin, h.SettingsUpdate)
 	r.get("/admin/import", Admin, h.ImportForm)
 	r.post(importPath, Admin, h.ImportUpload) // takes up to 20 MiB: see bodyLimits
+	r.get("/admin/trash", Admin, h.TrashList)
+	r.post("/admin/trash/:id/restore", Admin, h.IncidentRestore)
 
 	r.get("/incidents", Viewer, h.IncidentList)
 	r.get("/incidents/new", Responder, h.IncidentNew)
@@ -236,7 +238,11 @@ func routes(r router, h *handlers.Handlers) {
 	r.get("/incidents/:id/history", Viewer, h.IncidentHistory)
 	r.get("/incidents/:id/edit", Responder, h.IncidentEdit)
 	r.post("/incidents/:id/edit", Responder, h.IncidentUpdate)
-	r.post("/incidents/:id/delete", Responder, h.IncidentDelete)
+	// Every delete asks first: GET on its address is the confirmation page, POST deletes.
+	r.get("/incidents/:id/delete", Responder, h.IncidentDeleteConfirm)
+	r.post("/incidents/:id/delete", Responder, h.IncidentDelete) // a published one needs admin
+	r.get("/incidents/:id/deleted", Responder, h.IncidentDeleted)
+	r.post("/incidents/:id/undo", Responder, h.ChildUndo)
 	r.get("/incidents/:id/postmortem", Viewer, h.PostmortemPreview)
 	r.post("/incidents/:id/postmortem/state", Responder, h.PostmortemState) // publishing needs admin
 	r.get("/incidents/:id/export.md", Viewer, h.IncidentExportMarkdown)
@@ -245,14 +251,18 @@ func routes(r router, h *handlers.Handlers) {
 
 	r.post("/incidents/:id/events", Responder, h.EventCreate)
 	r.post("/incidents/:id/events/:child", Responder, h.EventUpdate)
+	r.get("/incidents/:id/events/:child/delete", Responder, h.EventDeleteConfirm)
 	r.post("/incidents/:id/events/:child/delete", Responder, h.EventDelete)
 	r.post("/incidents/:id/windows", Responder, h.WindowCreate)
 	r.post("/incidents/:id/windows/:child", Responder, h.WindowUpdate)
+	r.get("/incidents/:id/windows/:child/delete", Responder, h.WindowDeleteConfirm)
 	r.post("/incidents/:id/windows/:child/delete", Responder, h.WindowDelete)
 	r.post("/incidents/:id/follow-ups", Responder, h.FollowUpCreate)
 	r.post("/incidents/:id/follow-ups/:child", Responder, h.FollowUpUpdate)
+	r.get("/incidents/:id/follow-ups/:child/delete", Responder, h.FollowUpDeleteConfirm)
 	r.post("/incidents/:id/follow-ups/:child/delete", Responder, h.FollowUpDelete)
 	r.post("/incidents/:id/links", Responder, h.LinkCreate)
+	r.get("/incidents/:id/links/:child/delete", Responder, h.LinkDeleteConfirm)
 	r.post("/incidents/:id/links/:child/delete", Responder, h.LinkDelete)
 
 	r.get("/follow-ups", Viewer, h.FollowUpList)

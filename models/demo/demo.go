@@ -136,7 +136,7 @@ func canadaGateway() Sample {
 					Body: "The fix is in place for everyone reaching the platform from Canada; monitoring continues."},
 				{At: *utc(2026, time.March, 12, 18, 28), Kind: "status_update", Status: "resolved", Public: true,
 					Body: "Services in Canada have recovered. We will keep an eye on them."},
-				{At: *utc(2026, time.March, 16, 7, 6), Kind: "note", Public: true,
+				{At: *utc(2026, time.March, 16, 7, 6), Kind: "note",
 					Body: "Postmortem published: a cold-cache restart loop on the new Canada gateway."},
 			},
 			[]models.WindowInput{
@@ -389,7 +389,7 @@ func usRouter() Sample {
 					Body: "Some apps saw higher latency and errors reaching their dynos. The change we suspect has been rolled back; watching for stability."},
 				{At: *utc(2022, time.August, 15, 23, 16), Kind: "status_update", Status: "resolved", Public: true,
 					Body: "Resolved. The impact ended at 22:42 UTC."},
-				{At: *utc(2022, time.September, 23, 20, 22), Kind: "note", Public: true,
+				{At: *utc(2022, time.September, 23, 20, 22), Kind: "note",
 					Body: "Follow-up posted: what happened, how it was contained and what changes next."},
 			},
 			[]models.WindowInput{

@@ -149,7 +149,8 @@ func keyOf(ev models.EventInput) eventKey {
 	if ev.Kind != "status_update" {
 		status = "" // the store keeps a status only on status updates
 	}
-	return eventKey{instant(ev.At), ev.Kind, status, ev.Body, ev.Public}
+	// and never shows a note to customers
+	return eventKey{instant(ev.At), ev.Kind, status, ev.Body, models.EventPublic(ev.Kind, ev.Public)}
 }
 
 func sameEvents(a, b []models.EventInput) bool {

@@ -62,7 +62,7 @@ func TestRender(t *testing.T) {
 		"## Lessons\n",
 		"## Timeline\n",
 		"- **Thu 12 Mar 2026 16:39 UTC**, status update (investigating): Looking into reports",
-		"- **Mon 16 Mar 2026 07:06 UTC**, note: Postmortem published",
+		"- **Mon 16 Mar 2026 07:06 UTC**, note, internal: Postmortem published", // a note is never public
 		"## Follow-up\n",
 		"- [ ] **Check cache readiness before a routing instance takes traffic** (open, p1, prevent, owner Gateway team, due 2026-04-30",
 		"  Verification: A restarted instance",

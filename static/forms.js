@@ -1,0 +1,97 @@
+// Small conveniences for the incident page's forms. Every page works without them: a Delete link
+// opens its confirmation page, and the add form's "Status posted" keeps the default the server
+// chose. Loaded as a file, since the Content-Security-Policy forbids inline script.
+(function () {
+  "use strict";
+
+  // Deletes: ask in a dialog instead of going to the confirmation page, then post the delete to
+  // the same address (GET asks, POST deletes).
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest && event.target.closest("a[data-confirm]");
+    if (!link || event.defaultPrevented || event.button !== 0 ||
+        event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) {
+      return;
+    }
+    var token = document.querySelector('input[name="csrf_token"]');
+    if (!token || typeof HTMLDialogElement !== "function") {
+      return; // the confirmation page asks instead
+    }
+    event.preventDefault();
+    var dialog = confirmDialog();
+    var form = dialog.querySelector("form");
+    form.action = link.href;
+    form.querySelector('input[name="csrf_token"]').value = token.value;
+    dialog.querySelector("h2").textContent = link.dataset.confirm;
+    dialog.querySelector(".confirm-detail").textContent = link.dataset.confirmDetail || "";
+    dialog.querySelector('button[type="submit"].danger').textContent = link.dataset.confirmButton || "Delete";
+    dialog.returnFocus = link;
+    dialog.showModal();
+    dialog.querySelector(".cancel").focus(); // the safe choice has the focus
+  });
+
+  function confirmDialog() {
+    var dialog = document.getElementById("confirm-dialog");
+    if (dialog) {
+      return dialog;
+    }
+    dialog = document.createElement("dialog");
+    dialog.id = "confirm-dialog";
+    dialog.className = "confirm-dialog";
+    dialog.setAttribute("aria-labelledby", "confirm-dialog-title");
+    dialog.setAttribute("aria-describedby", "confirm-dialog-detail");
+    dialog.innerHTML =
+      '<form method="post">' +
+      '<h2 id="confirm-dialog-title"></h2>' +
+      '<p class="confirm-detail" id="confirm-dialog-detail"></p>' +
+      '<input type="hidden" name="csrf_token">' +
+      '<div class="form-actions">' +
+      '<button type="submit" class="danger"></button>' +
+      '<button type="button" class="cancel">Cancel, keep it</button>' +
+      "</div></form>";
+    dialog.querySelector(".cancel").addEventListener("click", function () { dialog.close(); });
+    dialog.addEventListener("close", function () {
+      if (dialog.returnFocus) {
+        dialog.returnFocus.focus();
+      }
+    });
+    document.body.appendChild(dialog);
+    return dialog;
+  }
+
+  // The add form's "Status posted": the server defaults it to the latest status update's status.
+  // Once a time is typed, default it to the status of the latest update at or before that time
+  // (models.Incident.StatusBefore), "investigating" when there is none. Only while the zone is
+  // the incident's, in which the updates' times are written, and never over a status the user
+  // chose.
+  document.querySelectorAll("form[data-status-updates]").forEach(function (form) {
+    var updates;
+    try {
+      updates = JSON.parse(form.dataset.statusUpdates);
+    } catch (e) {
+      return;
+    }
+    var at = form.querySelector('[name="at"]');
+    var zone = form.querySelector('[name="time_zone"]');
+    var status = form.querySelector('[name="status"]');
+    if (!at || !zone || !status) {
+      return;
+    }
+    var chosen = false;
+    status.addEventListener("change", function () { chosen = true; });
+    function follow() {
+      if (chosen || !at.value || zone.value !== form.dataset.zone) {
+        return;
+      }
+      var before = "investigating";
+      updates.forEach(function (u) {
+        if (u[0] <= at.value) { // both are local "YYYY-MM-DDTHH:MM" in the incident's zone
+          before = u[1];
+        }
+      });
+      status.value = before;
+    }
+    at.addEventListener("input", follow);
+    at.addEventListener("change", follow);
+    zone.addEventListener("change", follow);
+  });
+})();
