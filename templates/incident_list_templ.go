@@ -69,7 +69,7 @@ func IncidentListBody(v IncidentList) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 4, "\" placeholder=\"Title or summary\"></div><div class=\"field\"><label for=\"f-status\">Status</label> <select id=\"f-status\" name=\"status\"><option value=\"\">Any</option>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 4, "\" placeholder=\"Words in its text, timeline or follow-ups\"></div><div class=\"field\"><label for=\"f-status\">Status</label> <select id=\"f-status\" name=\"status\"><option value=\"\">Any</option>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
