@@ -124,6 +124,8 @@ func historyItem(e models.AuditEntry, loc *time.Location) groupedItem {
 		it.Summary = g.summary()
 	case models.ActionDelete:
 		it.Summary = "deleted " + entityName(e) + describe(e.Entity, changes, loc, "before")
+	case models.ActionRestore:
+		it.Summary = "restored " + entityName(e)
 	default:
 		it.Summary = "changed " + entityName(e)
 		for _, c := range changes {

@@ -96,7 +96,7 @@ func TestTrashRestoresAnIncidentExactlyAsItWas(t *testing.T) {
 	trash := a.get("/admin/trash")
 	check(t, "trash", trash, http.StatusOK, []string{"Canada - Multiple Services - Degraded Performance", "admin", "@example.com",
 		`action="/admin/trash/` + id + `/restore"`, "Postmortem published"}, nil)
-	check(t, "the nav links the trash", a.get("/incidents"), http.StatusOK, []string{`<a href="/admin/trash"`}, nil)
+	check(t, "the admin tabs link the trash", a.get("/admin/users"), http.StatusOK, []string{`<a href="/admin/trash"`}, nil)
 	responder := a.as(models.RoleResponder)
 	check(t, "a responder has no trash", responder.get("/admin/trash"), http.StatusForbidden, nil, nil)
 	check(t, "nor its link", responder.get("/incidents"), http.StatusOK, nil, []string{`href="/admin/trash"`})

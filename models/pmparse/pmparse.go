@@ -399,7 +399,9 @@ func (p *parser) updates(start int) {
 		}
 		entry := Entry{At: blk.at, Kind: "status_update", Status: status, Body: body, Public: true}
 		if status == "note" {
-			entry.Kind, entry.Status = "note", ""
+			// A note is internal, whatever the status page showed: the postmortem itself reaches
+			// the public only as a reviewed publication.
+			entry.Kind, entry.Status, entry.Public = "note", "", false
 			if entry.Body == "" {
 				entry.Body = noteBody(headerRe.FindStringSubmatch(strings.TrimSpace(p.lines[blk.line].text))[1])
 			}
