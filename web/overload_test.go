@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -64,10 +65,12 @@ func TestOverloadAnswers503AtOnceAndRecovers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	waitsBefore := writePool.Stats().WaitCount
 	writer, err := writePool.Conn(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { writer.Close() }) // a failing test lets the held requests go too
 	var held sync.WaitGroup
 	heldStatus := make([]int, maxInFlight)
 	for n := range heldStatus {
@@ -87,21 +90,18 @@ func TestOverloadAnswers503AtOnceAndRecovers(t *testing.T) {
 			heldStatus[n] = resp.StatusCode
 		}()
 	}
-	// Wait until all four are inside the handlers, waiting to write: from then on every
-	// other request must be refused, since none of them can finish.
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		resp, _ := get("/api/v1/incidents")
-		if resp == nil {
-			t.FailNow()
-		}
-		if resp.StatusCode == http.StatusServiceUnavailable {
-			break
-		}
+	// Wait until all four are inside the handlers, waiting for the write connection: from then
+	// on every other request must be refused, since none of them can finish. Probing with
+	// requests instead would race them for the places.
+	deadline := time.Now().Add(30 * time.Second)
+	for writePool.Stats().WaitCount-waitsBefore < maxInFlight {
 		if time.Now().After(deadline) {
-			t.Fatalf("the held requests never filled the server: still %d", resp.StatusCode)
+			t.Fatalf("after 30 s only %d of the held requests wait to write", writePool.Stats().WaitCount-waitsBefore)
 		}
-		time.Sleep(10 * time.Millisecond)
+		runtime.Gosched()
+	}
+	if resp, _ := get("/api/v1/incidents"); resp == nil || resp.StatusCode != http.StatusServiceUnavailable {
+		t.Fatalf("with every place held a request was answered %v, want 503", resp)
 	}
 
 	// Flood.
