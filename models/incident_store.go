@@ -118,10 +118,6 @@ func (s *Store) startedDesc() string {
 	return "started_at DESC"
 }
 
-func escapeLike(s string) string {
-	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
-}
-
 // GetIncident loads one incident with its services, regions, timeline, impact windows and
 // follow-ups. The row is read every time, with its revision (migration 00012); the nested records
 // come from memory while the revision says they have not changed, so a page view of an unchanged

@@ -384,29 +384,6 @@ func HistoryAction(e models.AuditEntry) string {
 	return fmt.Sprintf("%s %s #%d", verb, noun, e.EntityID)
 }
 
-// ChangeValue writes a before or after value of a history entry.
-func ChangeValue(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return "—"
-	case string:
-		if x == "" {
-			return "(empty)"
-		}
-		return x
-	case []any:
-		parts := make([]string, len(x))
-		for n, p := range x {
-			parts[n] = fmt.Sprint(p)
-		}
-		if len(parts) == 0 {
-			return "(none)"
-		}
-		return strings.Join(parts, ", ")
-	}
-	return fmt.Sprint(v)
-}
-
 // withParam returns the list URL with one query parameter replaced and the page reset.
 func withParam(q url.Values, key, value string) string {
 	next := url.Values{}
