@@ -10,9 +10,14 @@ import (
 )
 
 // replaceChildren swaps the incident's nested records for the given ones, per kind present.
-func (s *Store) replaceChildren(tx *gorm.DB, incidentID int64, c Children) error {
+func (s *Store) replaceChildren(tx *gorm.DB, ch *changes, incidentID int64, c Children) error {
 	if err := checkTimelineSize(c); err != nil {
 		return err
+	}
+	if c.Timeline != nil || c.ImpactWindows != nil {
+		ch.insights(incidentID)
+	} else if c.FollowUps != nil || c.Links != nil {
+		ch.incident(incidentID)
 	}
 	if c.Timeline != nil {
 		var old []TimelineEvent
@@ -47,7 +52,7 @@ func (s *Store) replaceChildren(tx *gorm.DB, incidentID int64, c Children) error
 		}
 	}
 	if c.Links != nil {
-		if err := replaceOutgoingLinks(tx, incidentID, *c.Links); err != nil {
+		if err := replaceOutgoingLinks(tx, ch, incidentID, *c.Links); err != nil {
 			return err
 		}
 	}
@@ -90,10 +95,11 @@ func loadChild(tx *gorm.DB, incidentID, id int64, row any, what string) error {
 	return nil
 }
 
-// withIncident runs fn in a write transaction after checking the incident exists, and marks the
-// incident as changed.
-func (s *Store) withIncident(ctx context.Context, incidentID int64, fn func(tx *gorm.DB) error) error {
-	return s.write.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+// withIncident runs fn in a write transaction after checking the incident exists, moves the
+// incident's updated_at and records it as changed; insights says whether what fn writes is read
+// by the insights too (timeline entries and impact windows are, follow-ups are not).
+func (s *Store) withIncident(ctx context.Context, incidentID int64, insights bool, fn func(tx *gorm.DB, c *changes) error) error {
+	return s.inWrite(ctx, func(tx *gorm.DB, c *changes) error {
 		res := tx.Model(&Incident{}).Where("id = ?", incidentID).Update("updated_at", time.Now().UTC())
 		if res.Error != nil {
 			return fmt.Errorf("touch incident %d: %w", incidentID, res.Error)
@@ -101,7 +107,12 @@ func (s *Store) withIncident(ctx context.Context, incidentID int64, fn func(tx *
 		if res.RowsAffected == 0 {
 			return fmt.Errorf("incident %d: %w", incidentID, ErrNotFound)
 		}
-		return fn(tx)
+		if insights {
+			c.insights(incidentID)
+		} else {
+			c.incident(incidentID)
+		}
+		return fn(tx, c)
 	})
 }
 
@@ -117,6 +128,10 @@ func updateChild(tx *gorm.DB, incidentID, id int64, row any, what string) error 
 	}
 	return nil
 }
+
+// readByInsights says whether the insights read this entry: they read public status updates
+// (the first one is when customers were told).
+func (ev *TimelineEvent) readByInsights() bool { return ev.Kind == "status_update" && ev.Public }
 
 func eventRow(incidentID int64, in EventInput) TimelineEvent {
 	status := in.Status
@@ -137,11 +152,14 @@ func insertEvent(tx *gorm.DB, incidentID int64, in EventInput) (*TimelineEvent, 
 // CreateEvent adds a timeline event to an incident.
 func (s *Store) CreateEvent(ctx context.Context, incidentID int64, in EventInput) (*TimelineEvent, error) {
 	var ev *TimelineEvent
-	err := s.withIncident(ctx, incidentID, func(tx *gorm.DB) (err error) {
+	err := s.withIncident(ctx, incidentID, false, func(tx *gorm.DB, c *changes) (err error) {
 		if err := checkTimelineRoom(tx, incidentID); err != nil {
 			return err
 		}
 		ev, err = insertEvent(tx, incidentID, in)
+		if ev != nil && ev.readByInsights() {
+			c.insights(incidentID)
+		}
 		return err
 	})
 	return ev, err
@@ -149,13 +167,16 @@ func (s *Store) CreateEvent(ctx context.Context, incidentID int64, in EventInput
 
 // UpdateEvent changes a timeline event.
 func (s *Store) UpdateEvent(ctx context.Context, incidentID, id int64, in EventInput) error {
-	return s.withIncident(ctx, incidentID, func(tx *gorm.DB) error {
+	return s.withIncident(ctx, incidentID, false, func(tx *gorm.DB, c *changes) error {
 		var current TimelineEvent
 		if err := loadChild(tx, incidentID, id, &current, "timeline event"); err != nil {
 			return err
 		}
 		row := eventRow(incidentID, in)
 		row.ID = id
+		if current.readByInsights() || row.readByInsights() {
+			c.insights(incidentID)
+		}
 		if err := updateChild(tx, incidentID, id, &row, "timeline event"); err != nil {
 			return err
 		}
@@ -165,10 +186,13 @@ func (s *Store) UpdateEvent(ctx context.Context, incidentID, id int64, in EventI
 
 // DeleteEvent removes a timeline event.
 func (s *Store) DeleteEvent(ctx context.Context, incidentID, id int64) error {
-	return s.withIncident(ctx, incidentID, func(tx *gorm.DB) error {
+	return s.withIncident(ctx, incidentID, false, func(tx *gorm.DB, c *changes) error {
 		var current TimelineEvent
 		if err := loadChild(tx, incidentID, id, &current, "timeline event"); err != nil {
 			return err
+		}
+		if current.readByInsights() {
+			c.insights(incidentID)
 		}
 		return deleteRow(tx, incidentID, id, &TimelineEvent{}, EntityEvent, eventFields(&current))
 	})
@@ -200,7 +224,7 @@ func setWindowServices(tx *gorm.DB, windowID int64, names []string) error {
 // CreateWindow adds an impact window to an incident.
 func (s *Store) CreateWindow(ctx context.Context, incidentID int64, in WindowInput) (*ImpactWindow, error) {
 	var w *ImpactWindow
-	err := s.withIncident(ctx, incidentID, func(tx *gorm.DB) (err error) {
+	err := s.withIncident(ctx, incidentID, true, func(tx *gorm.DB, _ *changes) (err error) {
 		w, err = insertWindow(tx, incidentID, in)
 		return err
 	})
@@ -209,7 +233,7 @@ func (s *Store) CreateWindow(ctx context.Context, incidentID int64, in WindowInp
 
 // UpdateWindow changes an impact window.
 func (s *Store) UpdateWindow(ctx context.Context, incidentID, id int64, in WindowInput) error {
-	return s.withIncident(ctx, incidentID, func(tx *gorm.DB) error {
+	return s.withIncident(ctx, incidentID, true, func(tx *gorm.DB, _ *changes) error {
 		var current ImpactWindow
 		if err := loadChild(tx.Preload("Services"), incidentID, id, &current, "impact window"); err != nil {
 			return err
@@ -228,7 +252,7 @@ func (s *Store) UpdateWindow(ctx context.Context, incidentID, id int64, in Windo
 
 // DeleteWindow removes an impact window.
 func (s *Store) DeleteWindow(ctx context.Context, incidentID, id int64) error {
-	return s.withIncident(ctx, incidentID, func(tx *gorm.DB) error {
+	return s.withIncident(ctx, incidentID, true, func(tx *gorm.DB, _ *changes) error {
 		var current ImpactWindow
 		if err := loadChild(tx.Preload("Services"), incidentID, id, &current, "impact window"); err != nil {
 			return err
@@ -284,7 +308,7 @@ func setFollowUpFactors(tx *gorm.DB, followUpID int64, slugs []string) error {
 // CreateFollowUp adds a follow-up action to an incident.
 func (s *Store) CreateFollowUp(ctx context.Context, incidentID int64, in FollowUpInput) (*FollowUp, error) {
 	var f *FollowUp
-	err := s.withIncident(ctx, incidentID, func(tx *gorm.DB) (err error) {
+	err := s.withIncident(ctx, incidentID, false, func(tx *gorm.DB, _ *changes) (err error) {
 		f, err = insertFollowUp(tx, incidentID, in)
 		return err
 	})
@@ -293,7 +317,7 @@ func (s *Store) CreateFollowUp(ctx context.Context, incidentID int64, in FollowU
 
 // UpdateFollowUp changes a follow-up. When version is non-zero it must match, else ErrConflict.
 func (s *Store) UpdateFollowUp(ctx context.Context, incidentID, id int64, version int, in FollowUpInput) error {
-	return s.withIncident(ctx, incidentID, func(tx *gorm.DB) error {
+	return s.withIncident(ctx, incidentID, false, func(tx *gorm.DB, _ *changes) error {
 		var current FollowUp
 		if err := loadChild(tx.Preload("Factors"), incidentID, id, &current, "follow-up"); err != nil {
 			return err
@@ -315,7 +339,7 @@ func (s *Store) UpdateFollowUp(ctx context.Context, incidentID, id int64, versio
 
 // DeleteFollowUp removes a follow-up action.
 func (s *Store) DeleteFollowUp(ctx context.Context, incidentID, id int64) error {
-	return s.withIncident(ctx, incidentID, func(tx *gorm.DB) error {
+	return s.withIncident(ctx, incidentID, false, func(tx *gorm.DB, _ *changes) error {
 		var current FollowUp
 		if err := loadChild(tx.Preload("Factors"), incidentID, id, &current, "follow-up"); err != nil {
 			return err

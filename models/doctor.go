@@ -82,7 +82,7 @@ func (s *Store) Doctor(ctx context.Context) (DoctorReport, error) {
 
 // DoctorRepair does what Doctor does inside one write transaction and rewrites every row that
 // differs: a wrong row is replaced, a missing one written, a stray one deleted. When it rewrote
-// anything it also moves the change counters, so that every process's caches read again. On
+// anything it also records that everything changed, so that every process's caches read again. On
 // PostgreSQL the transaction is REPEATABLE READ: a concurrent write to a row it rewrites makes it
 // fail rather than lose either change.
 func (s *Store) DoctorRepair(ctx context.Context) (DoctorReport, error) {
@@ -97,7 +97,9 @@ func (s *Store) DoctorRepair(ctx context.Context) (DoctorReport, error) {
 		if err != nil || report.OK() {
 			return err
 		}
-		return tx.Exec("UPDATE change_counters SET n = n + 1").Error
+		c := newChanges()
+		c.everything()
+		return s.recordChanges(tx, c)
 	}, opts)
 	if err != nil {
 		return DoctorReport{}, fmt.Errorf("doctor repair: %w", err)

@@ -61,9 +61,7 @@ func containsString(list []string, s string) bool {
 // doctorNotChecked is derived state the doctor cannot recompute and does not check.
 func doctorNotChecked(dialect string) []DoctorSkip {
 	return []DoctorSkip{
-		{"incident_revisions", "marks compared for equality only: any value, and no row at all, is valid, and nothing in the base tables says what it should be"},
-		{"change_counters values", "marks compared for equality only; that their rows exist is checked"},
-		{"insight_blocks values", "marks compared for equality only; that every incident's block has a row is checked"},
+		{"incident_versions", "when each incident last changed, compared for change only: any value, and no row at all, is valid, and nothing in the base tables says what it should be"},
 		{"similar rankings' order and scores", "a ranking is kept as it was ranked and may lag the incidents by up to an hour, so it is not ranked again; its references are checked"},
 	}
 }
@@ -196,24 +194,6 @@ func doctorTables(dialect string) []doctorSpec {
 		)
 	}
 	specs = append(specs,
-		doctorSpec{
-			name: "change_counters", table: "change_counters", mode: doctorMissing,
-			checked: "the 'insights' and 'names' rows exist",
-			keys:    []doctorColumn{textCol("name")},
-			want:    "SELECT 'insights' AS name UNION ALL SELECT 'names' AS name",
-			got:     "SELECT name FROM change_counters",
-			// A counter written again starts at 1, so a process that read it missing reads again.
-			insertExtra: [2]string{"n", "1"},
-		},
-		doctorSpec{
-			name: "insight_blocks", table: "insight_blocks", mode: doctorMissing,
-			checked: "every incident's block has a row",
-			keys:    []doctorColumn{intCol("block")},
-			want:    "SELECT DISTINCT id / 1024 AS block FROM incidents",
-			got:     "SELECT block FROM insight_blocks",
-			// A block written again moves from no row to 1, which every process sees as a change.
-			insertExtra: [2]string{"n", "1"},
-		},
 		doctorSpec{
 			name: "similar rankings", table: "similar_sets", covers: []string{"similar_suggestions"}, mode: doctorStray,
 			checked: "each ranking belongs to an incident and names existing incidents other than its own",

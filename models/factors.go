@@ -42,16 +42,20 @@ func (s *Store) ListFactors(ctx context.Context) ([]Factor, error) {
 // SaveFactor creates a factor, or changes the one with id when id is not zero.
 func (s *Store) SaveFactor(ctx context.Context, id int64, in FactorInput) (*Factor, error) {
 	f := Factor{ID: id, Slug: strings.TrimSpace(in.Slug), Name: strings.TrimSpace(in.Name), Description: strings.TrimSpace(in.Description)}
-	db := s.write.WithContext(ctx)
-	var err error
-	if id == 0 {
-		err = db.Create(&f).Error
-	} else {
-		res := db.Model(&Factor{}).Where("id = ?", id).Updates(map[string]any{"slug": f.Slug, "name": f.Name, "description": f.Description, "updated_at": time.Now().UTC()})
-		err = res.Error
-		if err == nil && res.RowsAffected == 0 {
-			return nil, fmt.Errorf("factor %d: %w", id, ErrNotFound)
+	err := s.inWrite(ctx, func(db *gorm.DB, c *changes) error {
+		// Pages offer the taxonomy and show factors' names: a new or renamed factor changes them all.
+		c.shared()
+		if id == 0 {
+			return db.Create(&f).Error
 		}
+		res := db.Model(&Factor{}).Where("id = ?", id).Updates(map[string]any{"slug": f.Slug, "name": f.Name, "description": f.Description, "updated_at": time.Now().UTC()})
+		if res.Error == nil && res.RowsAffected == 0 {
+			return fmt.Errorf("factor %d: %w", id, ErrNotFound)
+		}
+		return res.Error
+	})
+	if errors.Is(err, ErrNotFound) {
+		return nil, err
 	}
 	if errors.Is(err, gorm.ErrDuplicatedKey) {
 		return nil, FieldErrors{{Field: "slug", Message: "Another factor has this slug."}}
@@ -121,7 +125,16 @@ func (s *Store) FactorUsage(ctx context.Context, id int64) (incidents, followUps
 // the incidents and follow-ups themselves stay. The tags go first, row by row, so that whatever
 // keeps counts and pages of the tags hears of each one, as when an incident is untagged.
 func (s *Store) DeleteFactor(ctx context.Context, id int64) error {
-	return s.write.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	return s.inWrite(ctx, func(tx *gorm.DB, c *changes) error {
+		c.shared()
+		var tagged []int64
+		err := tx.Raw(`SELECT incident_id FROM incident_factors WHERE factor_id = ?
+			UNION SELECT f.incident_id FROM follow_up_factors t JOIN follow_ups f ON f.id = t.follow_up_id WHERE t.factor_id = ?`, id, id).
+			Scan(&tagged).Error
+		if err != nil {
+			return fmt.Errorf("find what factor %d tags: %w", id, err)
+		}
+		c.insights(tagged...)
 		if err := tx.Exec("DELETE FROM incident_factors WHERE factor_id = ?", id).Error; err != nil {
 			return fmt.Errorf("untag incidents of factor %d: %w", id, err)
 		}

@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"fmt"
 	"time"
+
+	"gorm.io/gorm"
 )
 
 // Sample services, regions and wording that FillSample spreads its incidents over, so that text
@@ -94,7 +96,11 @@ func (s *Store) FillSample(ctx context.Context, n int) error {
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("fill: %w", err)
 	}
-	return nil
+	// Every process's copies are read again.
+	return s.inWrite(ctx, func(_ *gorm.DB, c *changes) error {
+		c.everything()
+		return nil
+	})
 }
 
 // sampleNameIDs finds or creates the named rows of services or regions, in the order given.

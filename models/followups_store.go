@@ -312,7 +312,7 @@ func (s *Store) SetFollowUpStatus(ctx context.Context, ids []int64, status strin
 		return 0, FieldErrors{{Field: "status", Message: "Must be one of: " + strings.Join(FollowUpStatuses, ", ") + "."}}
 	}
 	changed := 0
-	err := s.write.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	err := s.inWrite(ctx, func(tx *gorm.DB, c *changes) error {
 		var list []FollowUp
 		if err := tx.Preload("Factors").Where("id IN ?", ids).Find(&list).Error; err != nil {
 			return fmt.Errorf("load follow-ups: %w", err)
@@ -332,6 +332,7 @@ func (s *Store) SetFollowUpStatus(ctx context.Context, ids []int64, status strin
 			if err := updateChild(tx.Where("version = ?", current.Version), current.IncidentID, current.ID, &row, "follow-up"); err != nil {
 				return err
 			}
+			c.incident(current.IncidentID)
 			if err := audit(tx, ActionUpdate, EntityFollowUp, current.ID, current.IncidentID, followUpFields(&current, current.FactorSlugs()), followUpFields(&row, in.Factors)); err != nil {
 				return err
 			}

@@ -44,7 +44,7 @@ func (s *Store) ImportIncidents(ctx context.Context, items []ImportItem) ([]int6
 		return nil, nil
 	}
 	ids := make([]int64, len(items))
-	err := s.write.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	err := s.inWrite(ctx, func(tx *gorm.DB, c *changes) error {
 		h := newHistory(ctx)
 		var fresh []Incident
 		var freshAt []int
@@ -84,6 +84,9 @@ func (s *Store) ImportIncidents(ctx context.Context, items []ImportItem) ([]int6
 		}
 		if err := s.importChildren(tx, items, ids, h); err != nil {
 			return err
+		}
+		for _, id := range ids {
+			c.row(id, true)
 		}
 		// A record that arrives published was public at its source: keep its public version, or a
 		// new one when the source changed it.
@@ -623,7 +626,8 @@ type RestoreCounts struct {
 // links or history. It writes no history of its own: the snapshot's history is the record.
 func (s *Store) RestoreDatabase(ctx context.Context, snap Snapshot) (RestoreCounts, error) {
 	var counts RestoreCounts
-	err := s.write.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	err := s.inWrite(ctx, func(tx *gorm.DB, c *changes) error {
+		c.everything()
 		for _, model := range []any{&Incident{}, &Service{}, &Region{}, &IncidentLink{}, &AuditEntry{}} {
 			var n int64
 			if err := tx.Unscoped().Model(model).Count(&n).Error; err != nil {

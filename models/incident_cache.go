@@ -8,13 +8,9 @@ import (
 // childrenCacheLimit bounds how many incidents' nested records a process keeps.
 const childrenCacheLimit = 1024
 
-// revisions are what an incident's nested records were read at: its own revision and the
-// database's names counter (migration 00012).
-type revisions struct{ incident, names int64 }
-
-// keptNested is an incident's nested records and the revisions they were read at.
+// keptNested is an incident's nested records and the mark they were read at.
 type keptNested struct {
-	at     revisions
+	at     incidentMark
 	nested Incident
 }
 
@@ -24,10 +20,10 @@ type childrenCache struct {
 	m  map[int64]*keptNested
 }
 
-// get fills inc's nested records from memory when they were read at revisions at, and says
+// get fills inc's nested records from memory when they were read at mark at, and says
 // whether it did. inc gets its own copies of the lists, so a caller changing them changes
 // nothing kept.
-func (c *childrenCache) get(inc *Incident, at revisions) bool {
+func (c *childrenCache) get(inc *Incident, at incidentMark) bool {
 	c.mu.Lock()
 	kept := c.m[inc.ID]
 	c.mu.Unlock()
@@ -38,9 +34,9 @@ func (c *childrenCache) get(inc *Incident, at revisions) bool {
 	return true
 }
 
-// put keeps inc's nested records, read at revisions at. When the cache is full an arbitrary
+// put keeps inc's nested records, read at mark at. When the cache is full an arbitrary
 // entry makes room.
-func (c *childrenCache) put(inc *Incident, at revisions) {
+func (c *childrenCache) put(inc *Incident, at incidentMark) {
 	kept := &keptNested{at: at}
 	copyNested(&kept.nested, inc)
 	c.mu.Lock()

@@ -2,6 +2,7 @@ package models_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -9,8 +10,9 @@ import (
 	"hindsight/models/storetest"
 )
 
-// An edit writes only the columns it changed: a title-only edit leaves the insights' block
-// counters where they were (nothing the insights read changed), while a milestone edit moves them.
+// An edit writes only the columns it changed, and records only what it changed: a title-only edit
+// moves the incident's version but not its insights version (nothing the insights read changed),
+// while a milestone edit moves both.
 func TestATitleEditMovesNoInsightBlock(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, s *models.Store) {
 		ctx := context.Background()
@@ -19,21 +21,29 @@ func TestATitleEditMovesNoInsightBlock(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		blocks := func() (n int64) {
-			if err := db.QueryRow(`SELECT COALESCE(SUM(n), 0) FROM insight_blocks`).Scan(&n); err != nil {
+		versions := func() (version, insights int64) {
+			if err := db.QueryRow(fmt.Sprintf(`SELECT version, insights_version FROM incident_versions WHERE incident_id = %d`, inc.ID)).Scan(&version, &insights); err != nil {
 				t.Fatal(err)
 			}
+			return version, insights
+		}
+		blocks := func() int64 {
+			_, n := versions()
 			return n
 		}
 		in := models.IncidentInput{Title: "After", Severity: inc.Severity, Status: inc.Status, TimeZone: inc.TimeZone,
 			PostmortemState: inc.PostmortemState, Services: []string{"API"}, Milestones: inc.Milestones()}
 		before := blocks()
+		versionBefore, _ := versions()
 		edited, err := s.UpdateIncident(ctx, inc.ID, inc.Version, in, models.Children{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if got := blocks(); got != before {
-			t.Errorf("a title-only edit moved the insight blocks from %d to %d", before, got)
+			t.Errorf("a title-only edit moved the insights version from %d to %d", before, got)
+		}
+		if got, _ := versions(); got == versionBefore {
+			t.Errorf("a title-only edit left the incident's version at %d", got)
 		}
 		if edited.Title != "After" || edited.Version != inc.Version+1 {
 			t.Errorf("edited = %q version %d", edited.Title, edited.Version)
@@ -44,7 +54,7 @@ func TestATitleEditMovesNoInsightBlock(t *testing.T) {
 			t.Fatal(err)
 		}
 		if got := blocks(); got == before {
-			t.Error("a milestone edit left the insight blocks where they were")
+			t.Error("a milestone edit left the insights version where it was")
 		}
 	})
 }

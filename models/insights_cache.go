@@ -112,13 +112,11 @@ func (f InsightsFilter) withLimits(l insightsLimits) InsightsFilter {
 	return f
 }
 
-// insightsMark reads the database's insights change counter.
+// insightsMark is the generation of the last change seen, in any process (versions.go): the
+// insights show titles and follow-ups as well as figures, so any change counts.
 func (s *Store) insightsMark(ctx context.Context) (int64, error) {
-	var n int64
-	if err := s.read.WithContext(ctx).Raw("SELECT n FROM change_counters WHERE name = 'insights'").Row().Scan(&n); err != nil {
-		return 0, fmt.Errorf("read insights change counter: %w", err)
-	}
-	return n, nil
+	g, err := s.syncVersions(ctx)
+	return int64(g), err
 }
 
 // Insights aggregates the figures of the incidents a filter chooses, with the same numbers as

@@ -75,15 +75,12 @@ func (l *tagLinks) of(n int) []int64 { return l.ids[l.start[n]:l.start[n+1]] }
 // aggregates in memory. A table never changes once built: a refresh builds another, and
 // aggregations under way keep the one they started with.
 type insightTable struct {
-	// mark is the insights change counter (migration 00008) the table was read at: it holds every
-	// change that counter counts up to mark, and perhaps some later ones.
-	mark int64
-	// blocks are the counters of migration 00017 the rows were read at. A block whose counter still
-	// has that value in the database has exactly these rows there.
-	blocks map[int64]int64
-	rows   []insightRow // in id order
-	tags   [tagKinds]tagLinks
-	names  [tagKinds][]tagName
+	// mark is the generation of the version feed (versions.go) the table was read at: it holds
+	// every change the feed had seen by then, and perhaps some later ones.
+	mark  int64
+	rows  []insightRow // in id order
+	tags  [tagKinds]tagLinks
+	names [tagKinds][]tagName
 	// sorted holds each figure's sort keys over all the rows, as sortKeys makes them, so that
 	// aggregating does not sort: a refresh maps the kept rows' keys to their new rows and merges
 	// in those read again. It is nil when the rows are too many to number in a key.
@@ -221,7 +218,7 @@ func (t *insightTable) bytes() int {
 			n += 40 + len(name.name) + len(name.slug)
 		}
 	}
-	return n + len(t.blocks)*32
+	return n
 }
 
 // choose returns the rows a filter chooses, in id order, their groups and, when the table keeps
@@ -435,43 +432,30 @@ func (s *Store) refreshTable(ctx context.Context, old *insightTable, fl *tableFl
 	return s.readWholeTable(ctx)
 }
 
-// readChangedBlocks reads again the blocks whose counter moved since old was read, in one read
-// transaction, so that the table it returns is the database at one instant. It returns nil, and
-// no error, when so many blocks changed that reading everything costs less.
+// readChangedBlocks reads again the blocks of the incidents whose insight rows changed since old
+// was read, as the version feed has seen them, in one read transaction, so that the table it
+// returns is the database at one instant. It returns nil, and no error, when everything must be
+// read again or so many blocks changed that reading everything costs less.
 func (s *Store) readChangedBlocks(ctx context.Context, old *insightTable) (*insightTable, error) {
+	now, ids, all := s.insightsChangedSince(generation(old.mark))
+	if all {
+		return nil, nil
+	}
+	changed := map[int64]bool{}
+	for _, id := range ids {
+		changed[insightBlock(id)] = true
+	}
+	// A block read again costs about twice what it costs in a whole read, which runs its
+	// statements on several connections at once.
+	if len(changed) > max(4, (len(old.rows)/insightBlockSize+1)/4) {
+		return nil, nil
+	}
 	opts := &sql.TxOptions{ReadOnly: true}
 	if s.dialect == "postgres" {
 		opts.Isolation = sql.LevelRepeatableRead
 	}
-	var (
-		out  *insightTable
-		read int // blocks
-	)
+	var out *insightTable
 	err := s.read.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		mark, err := readInsightsMark(ctx, tx)
-		if err != nil {
-			return err
-		}
-		blocks, err := readInsightBlocks(ctx, tx)
-		if err != nil {
-			return err
-		}
-		changed := map[int64]bool{}
-		for b, n := range blocks {
-			if was, ok := old.blocks[b]; !ok || was != n {
-				changed[b] = true
-			}
-		}
-		for b := range old.blocks {
-			if _, ok := blocks[b]; !ok {
-				changed[b] = true
-			}
-		}
-		// A block read again costs about twice what it costs in a whole read, which runs its
-		// statements on several connections at once.
-		if len(changed) > max(4, len(blocks)/4) {
-			return nil
-		}
 		names, err := readTagNames(ctx, tx)
 		if err != nil {
 			return err
@@ -484,34 +468,27 @@ func (s *Store) readChangedBlocks(ctx context.Context, old *insightTable) (*insi
 			if err != nil {
 				return err
 			}
-			out, read = old.with(changed, part), len(changed)
+			out = old.with(changed, part)
 		}
-		out.mark, out.blocks, out.names = mark, blocks, names
+		out.mark, out.names = int64(now), names
 		return nil
 	}, opts)
 	if err != nil {
 		return nil, fmt.Errorf("refresh insight rows: %w", err)
 	}
-	if out != nil {
-		m := &s.insightRows
-		m.mu.Lock()
-		m.partReads++
-		m.blocksRead += int64(read)
-		m.mu.Unlock()
-	}
+	m := &s.insightRows
+	m.mu.Lock()
+	m.partReads++
+	m.blocksRead += int64(len(changed))
+	m.mu.Unlock()
 	return out, nil
 }
 
-// readWholeTable reads every incident's insight row. The change counter and the blocks' counters
-// are read first, the rows after, on several connections at once: the rows are then at least as
-// new as the counters, and a block changed in between has a counter that no longer matches, so
-// the next refresh reads it again.
+// readWholeTable reads every incident's insight row. The feed's generation is taken first, the
+// rows after, on several connections at once: the rows are then at least as new as the
+// generation, and an incident changed in between is read again by the next refresh.
 func (s *Store) readWholeTable(ctx context.Context) (*insightTable, error) {
-	mark, err := readInsightsMark(ctx, s.read)
-	if err != nil {
-		return nil, err
-	}
-	blocks, err := readInsightBlocks(ctx, s.read)
+	mark, err := s.insightsMark(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -541,40 +518,12 @@ func (s *Store) readWholeTable(ctx context.Context) (*insightTable, error) {
 		return nil, fmt.Errorf("read insight rows: %w", err)
 	}
 	t := (&insightTable{}).with(nil, part)
-	t.mark, t.blocks, t.names = mark, blocks, names
+	t.mark, t.names = mark, names
 	m := &s.insightRows
 	m.mu.Lock()
 	m.fullReads++
 	m.mu.Unlock()
 	return t, nil
-}
-
-func readInsightsMark(ctx context.Context, db *gorm.DB) (int64, error) {
-	var n int64
-	if err := db.WithContext(ctx).Raw("SELECT n FROM change_counters WHERE name = 'insights'").Row().Scan(&n); err != nil {
-		return 0, fmt.Errorf("read insights change counter: %w", err)
-	}
-	return n, nil
-}
-
-func readInsightBlocks(ctx context.Context, db *gorm.DB) (map[int64]int64, error) {
-	rows, err := db.WithContext(ctx).Raw("SELECT block, n FROM insight_blocks").Rows()
-	if err != nil {
-		return nil, fmt.Errorf("read insight blocks: %w", err)
-	}
-	defer rows.Close()
-	blocks := map[int64]int64{}
-	for rows.Next() {
-		var b, n int64
-		if err := rows.Scan(&b, &n); err != nil {
-			return nil, fmt.Errorf("read insight blocks: %w", err)
-		}
-		blocks[b] = n
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("read insight blocks: %w", err)
-	}
-	return blocks, nil
 }
 
 // readTagNames reads every service, region and factor, in one statement.

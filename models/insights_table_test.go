@@ -197,44 +197,48 @@ func TestInsightsSeeEveryChange(t *testing.T) {
 			want reads
 			// PostgreSQL's search documents keep a foreign key to the incident's id.
 			sqliteOnly bool
+			// What the store's write path records for it (changes.go): the incidents it names,
+			// or the rows for shared names and for everything.
+			ids                []int64
+			shared, everything bool
 		}{
-			{sql: fmt.Sprintf("UPDATE incidents SET title = 'Renamed' WHERE id = %d", spread(2, 0)), want: none},
-			{sql: fmt.Sprintf("UPDATE incidents SET detection_method = '' WHERE id = %d", spread(3, 0)), want: some},
-			{sql: fmt.Sprintf("UPDATE incidents SET detection_method = 'pager' WHERE id = %d", spread(3, 500)), want: some},
-			{sql: fmt.Sprintf("UPDATE incidents SET severity = 'sev9' WHERE id = %d", spread(5, 0)), want: some},
-			{sql: fmt.Sprintf("UPDATE incidents SET started_at = '2025-12-20 10:00:00.6' WHERE id = %d", spread(1, 500)), want: some},
-			{sql: fmt.Sprintf("UPDATE incidents SET started_at = '2025-12-20 09:59:59.6' WHERE id = %d", spread(1, 1023)), want: some},
-			{sql: fmt.Sprintf("UPDATE incidents SET detected_at = NULL, mitigated_at = started_at WHERE id = %d", spread(8, 0)), want: some},
-			{sql: fmt.Sprintf("UPDATE incidents SET resolved_at = '1990-01-01 00:00:00' WHERE id = %d", spread(8, 500)), want: some},
-			{sql: fmt.Sprintf("UPDATE timeline_events SET at = '2025-01-01 00:00:00' WHERE incident_id = %d AND kind = 'status_update'", spread(5, 1023)), want: some},
-			{sql: fmt.Sprintf("UPDATE timeline_events SET body = 'Edited.' WHERE incident_id = %d", spread(5, 1023)), want: none},
-			{sql: fmt.Sprintf("UPDATE timeline_events SET public = FALSE WHERE incident_id = %d AND kind = 'status_update'", spread(13, 0)), want: some},
-			{sql: fmt.Sprintf("UPDATE timeline_events SET incident_id = %d WHERE incident_id = %d AND kind = 'status_update'", spread(21, 0), spread(13, 1023)), want: some},
-			{sql: fmt.Sprintf("UPDATE timeline_events SET kind = 'status_update', public = TRUE WHERE incident_id = %d AND kind = 'alert'", spread(34, 0)), want: some},
-			{sql: fmt.Sprintf("UPDATE impact_windows SET ended_at = NULL WHERE incident_id = %d", spread(21, 500)), want: some},
-			{sql: fmt.Sprintf("UPDATE impact_windows SET started_at = '2025-01-01 00:00:00' WHERE incident_id = %d", spread(13, 500)), want: some},
-			{sql: fmt.Sprintf("UPDATE impact_windows SET note = 'Edited.' WHERE incident_id = %d", spread(13, 500)), want: none},
-			{sql: fmt.Sprintf("UPDATE impact_windows SET ended_at = '2000-01-01 00:00:00' WHERE incident_id = %d", spread(21, 1023)), want: some},
-			{sql: fmt.Sprintf("DELETE FROM impact_windows WHERE incident_id = %d", spread(34, 500)), want: some},
-			{sql: fmt.Sprintf("DELETE FROM incident_services WHERE incident_id = %d", spread(34, 1023)), want: some},
-			{sql: fmt.Sprintf("INSERT INTO incident_regions (incident_id, region_id) SELECT %d, id FROM regions WHERE name = 'US'", spread(55, 0)), want: some},
-			{sql: fmt.Sprintf("UPDATE incident_factors SET factor_id = (SELECT id FROM factors WHERE slug = 'cold-caches') WHERE incident_id = %d", spread(55, 500)), want: some},
-			{sql: "UPDATE services SET name = 'Router (renamed)' WHERE name = 'Router'", want: none},
-			{sql: "UPDATE factors SET slug = 'caches-cold' WHERE slug = 'cold-caches'", want: none},
-			{sql: "INSERT INTO services (name, created_at) VALUES ('Router', '2026-01-01 00:00:00')", want: none},
+			{sql: fmt.Sprintf("UPDATE incidents SET title = 'Renamed' WHERE id = %d", spread(2, 0)), want: none, ids: []int64{spread(2, 0)}},
+			{sql: fmt.Sprintf("UPDATE incidents SET detection_method = '' WHERE id = %d", spread(3, 0)), want: some, ids: []int64{spread(3, 0)}},
+			{sql: fmt.Sprintf("UPDATE incidents SET detection_method = 'pager' WHERE id = %d", spread(3, 500)), want: some, ids: []int64{spread(3, 500)}},
+			{sql: fmt.Sprintf("UPDATE incidents SET severity = 'sev9' WHERE id = %d", spread(5, 0)), want: some, ids: []int64{spread(5, 0)}},
+			{sql: fmt.Sprintf("UPDATE incidents SET started_at = '2025-12-20 10:00:00.6' WHERE id = %d", spread(1, 500)), want: some, ids: []int64{spread(1, 500)}},
+			{sql: fmt.Sprintf("UPDATE incidents SET started_at = '2025-12-20 09:59:59.6' WHERE id = %d", spread(1, 1023)), want: some, ids: []int64{spread(1, 1023)}},
+			{sql: fmt.Sprintf("UPDATE incidents SET detected_at = NULL, mitigated_at = started_at WHERE id = %d", spread(8, 0)), want: some, ids: []int64{spread(8, 0)}},
+			{sql: fmt.Sprintf("UPDATE incidents SET resolved_at = '1990-01-01 00:00:00' WHERE id = %d", spread(8, 500)), want: some, ids: []int64{spread(8, 500)}},
+			{sql: fmt.Sprintf("UPDATE timeline_events SET at = '2025-01-01 00:00:00' WHERE incident_id = %d AND kind = 'status_update'", spread(5, 1023)), want: some, ids: []int64{spread(5, 1023)}},
+			{sql: fmt.Sprintf("UPDATE timeline_events SET body = 'Edited.' WHERE incident_id = %d", spread(5, 1023)), want: none, ids: []int64{spread(5, 1023)}},
+			{sql: fmt.Sprintf("UPDATE timeline_events SET public = FALSE WHERE incident_id = %d AND kind = 'status_update'", spread(13, 0)), want: some, ids: []int64{spread(13, 0)}},
+			{sql: fmt.Sprintf("UPDATE timeline_events SET incident_id = %d WHERE incident_id = %d AND kind = 'status_update'", spread(21, 0), spread(13, 1023)), want: some, ids: []int64{spread(21, 0), spread(13, 1023)}},
+			{sql: fmt.Sprintf("UPDATE timeline_events SET kind = 'status_update', public = TRUE WHERE incident_id = %d AND kind = 'alert'", spread(34, 0)), want: some, ids: []int64{spread(34, 0)}},
+			{sql: fmt.Sprintf("UPDATE impact_windows SET ended_at = NULL WHERE incident_id = %d", spread(21, 500)), want: some, ids: []int64{spread(21, 500)}},
+			{sql: fmt.Sprintf("UPDATE impact_windows SET started_at = '2025-01-01 00:00:00' WHERE incident_id = %d", spread(13, 500)), want: some, ids: []int64{spread(13, 500)}},
+			{sql: fmt.Sprintf("UPDATE impact_windows SET note = 'Edited.' WHERE incident_id = %d", spread(13, 500)), want: none, ids: []int64{spread(13, 500)}},
+			{sql: fmt.Sprintf("UPDATE impact_windows SET ended_at = '2000-01-01 00:00:00' WHERE incident_id = %d", spread(21, 1023)), want: some, ids: []int64{spread(21, 1023)}},
+			{sql: fmt.Sprintf("DELETE FROM impact_windows WHERE incident_id = %d", spread(34, 500)), want: some, ids: []int64{spread(34, 500)}},
+			{sql: fmt.Sprintf("DELETE FROM incident_services WHERE incident_id = %d", spread(34, 1023)), want: some, ids: []int64{spread(34, 1023)}},
+			{sql: fmt.Sprintf("INSERT INTO incident_regions (incident_id, region_id) SELECT %d, id FROM regions WHERE name = 'US'", spread(55, 0)), want: some, ids: []int64{spread(55, 0)}},
+			{sql: fmt.Sprintf("UPDATE incident_factors SET factor_id = (SELECT id FROM factors WHERE slug = 'cold-caches') WHERE incident_id = %d", spread(55, 500)), want: some, ids: []int64{spread(55, 500)}},
+			{sql: "UPDATE services SET name = 'Router (renamed)' WHERE name = 'Router'", want: none, shared: true},
+			{sql: "UPDATE factors SET slug = 'caches-cold' WHERE slug = 'cold-caches'", want: none, shared: true},
+			{sql: "INSERT INTO services (name, created_at) VALUES ('Router', '2026-01-01 00:00:00')", want: none, shared: true},
 			{sql: fmt.Sprintf(`INSERT INTO incidents (id, title, severity, status, detection_method, started_at, detected_at, created_at, updated_at)
-					VALUES (%d, 'Far away', 'sev3', 'resolved', 'other', '2025-06-01 08:00:00', '2025-06-01 08:45:00', '2026-01-01 00:00:00', '2026-01-01 00:00:00')`, spread(89, 5)), want: some},
-			{sql: fmt.Sprintf("UPDATE incidents SET id = %d WHERE id = %d", spread(144, 1), spread(89, 5)), want: some, sqliteOnly: true},
-			{sql: fmt.Sprintf("UPDATE incidents SET deleted_at = '2026-01-02 00:00:00' WHERE id = %d", spread(55, 1023)), want: some},
-			{sql: fmt.Sprintf("UPDATE incidents SET deleted_at = NULL WHERE id = %d", spread(55, 1023)), want: some},
-			{sql: fmt.Sprintf("DELETE FROM incidents WHERE id = %d", spread(2, 500)), want: some},
-			{sql: "DELETE FROM regions WHERE name = 'Europe'", want: anything},
-			{sql: "UPDATE incidents SET acknowledged_at = detected_at WHERE acknowledged_at IS NULL", want: whole},
+					VALUES (%d, 'Far away', 'sev3', 'resolved', 'other', '2025-06-01 08:00:00', '2025-06-01 08:45:00', '2026-01-01 00:00:00', '2026-01-01 00:00:00')`, spread(89, 5)), want: some, ids: []int64{spread(89, 5)}},
+			{sql: fmt.Sprintf("UPDATE incidents SET id = %d WHERE id = %d", spread(144, 1), spread(89, 5)), want: some, ids: []int64{spread(144, 1), spread(89, 5)}, sqliteOnly: true},
+			{sql: fmt.Sprintf("UPDATE incidents SET deleted_at = '2026-01-02 00:00:00' WHERE id = %d", spread(55, 1023)), want: some, ids: []int64{spread(55, 1023)}},
+			{sql: fmt.Sprintf("UPDATE incidents SET deleted_at = NULL WHERE id = %d", spread(55, 1023)), want: some, ids: []int64{spread(55, 1023)}},
+			{sql: fmt.Sprintf("DELETE FROM incidents WHERE id = %d", spread(2, 500)), want: some, ids: []int64{spread(2, 500)}},
+			{sql: "DELETE FROM regions WHERE name = 'Europe'", want: anything, everything: true},
+			{sql: "UPDATE incidents SET acknowledged_at = detected_at WHERE acknowledged_at IS NULL", want: whole, everything: true},
 		} {
 			if step.sqliteOnly && dialect != "sqlite" {
 				continue
 			}
-			exec(step.sql)
+			inTx(t, db, append([]string{step.sql}, writer.ChangesSQL(step.want != none, step.shared, step.everything, step.ids...)...)...)
 			check(step.sql, step.want)
 		}
 		if err := writer.DeleteIncident(ctx, created.ID); err != nil {
@@ -247,8 +251,11 @@ func TestInsightsSeeEveryChange(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := tx.Exec(fmt.Sprintf("UPDATE incidents SET detected_at = started_at WHERE id = %d", spread(5, 500))); err != nil {
-			t.Fatal(err)
+		for _, q := range append([]string{fmt.Sprintf("UPDATE incidents SET detected_at = started_at WHERE id = %d", spread(5, 500))},
+			writer.ChangesSQL(true, false, false, spread(5, 500))...) {
+			if _, err := tx.Exec(q); err != nil {
+				t.Fatal(err)
+			}
 		}
 		check("a change not yet committed", anything)
 		if err := tx.Commit(); err != nil {
@@ -257,15 +264,14 @@ func TestInsightsSeeEveryChange(t *testing.T) {
 		check("the change committed", some)
 
 		if dialect == "postgres" {
-			// A block's counter moves once per transaction, and a savepoint rolled back takes its
-			// move with it.
+			// A savepoint rolled back takes its record of the change with it.
 			inTx(t, db, fmt.Sprintf("UPDATE incidents SET severity = 'sev4' WHERE id = %d", spread(8, 1023)),
-				"SAVEPOINT a", fmt.Sprintf("UPDATE incidents SET severity = 'sev1' WHERE id = %d", spread(3, 1023)), "ROLLBACK TO SAVEPOINT a",
+				"SAVEPOINT a", fmt.Sprintf("UPDATE incidents SET severity = 'sev1' WHERE id = %d", spread(3, 1023)),
+				writer.ChangesSQL(true, false, false, spread(3, 1023))[0], "ROLLBACK TO SAVEPOINT a",
 				fmt.Sprintf("UPDATE incidents SET severity = 'sev3' WHERE id = %d", spread(8, 1023)),
-				fmt.Sprintf("UPDATE incidents SET detected_at = started_at WHERE id = %d", spread(1, 0)))
+				fmt.Sprintf("UPDATE incidents SET detected_at = started_at WHERE id = %d", spread(1, 0)),
+				writer.ChangesSQL(true, false, false, spread(8, 1023), spread(1, 0))[0])
 			check("a transaction with a savepoint rolled back", some)
-			exec("TRUNCATE impact_windows CASCADE")
-			check("TRUNCATE", whole)
 		}
 
 		// Another process reading everything from scratch sees the same.
@@ -402,6 +408,7 @@ func TestInsightsUnderConcurrentWriters(t *testing.T) {
 						}
 						queries = append(queries, q)
 					}
+					queries = append(queries, writers[w%2].ChangesSQL(true, false, false, ids...)...)
 					for _, q := range append(queries, "COMMIT") {
 						if _, err := conn.ExecContext(ctx, q); err != nil {
 							conn.ExecContext(ctx, "ROLLBACK")

@@ -33,7 +33,7 @@ type LinkedIncident struct {
 }
 
 // addLink validates and inserts one link inside a transaction.
-func addLink(tx *gorm.DB, fromID int64, in LinkInput, field string) (*IncidentLink, error) {
+func addLink(tx *gorm.DB, c *changes, fromID int64, in LinkInput, field string) (*IncidentLink, error) {
 	if in.IncidentID == fromID {
 		return nil, FieldErrors{{Field: field, Message: "An incident cannot be linked to itself."}}
 	}
@@ -45,6 +45,7 @@ func addLink(tx *gorm.DB, fromID int64, in LinkInput, field string) (*IncidentLi
 		return nil, FieldErrors{{Field: field, Message: fmt.Sprintf("There is no incident #%d.", in.IncidentID)}}
 	}
 	link := IncidentLink{FromID: fromID, ToID: in.IncidentID, Kind: in.Kind}
+	c.incident(fromID, in.IncidentID)
 	if err := tx.Create(&link).Error; err != nil {
 		if errors.Is(err, gorm.ErrDuplicatedKey) {
 			return nil, FieldErrors{{Field: field, Message: fmt.Sprintf("This incident is already linked to #%d that way.", in.IncidentID)}}
@@ -59,8 +60,8 @@ func addLink(tx *gorm.DB, fromID int64, in LinkInput, field string) (*IncidentLi
 // exists already is refused with a FieldErrors naming incident_id.
 func (s *Store) AddLink(ctx context.Context, fromID int64, in LinkInput) (*IncidentLink, error) {
 	var link *IncidentLink
-	err := s.withIncident(ctx, fromID, func(tx *gorm.DB) (err error) {
-		link, err = addLink(tx, fromID, in, "incident_id")
+	err := s.withIncident(ctx, fromID, false, func(tx *gorm.DB, c *changes) (err error) {
+		link, err = addLink(tx, c, fromID, in, "incident_id")
 		return err
 	})
 	return link, err
@@ -68,7 +69,7 @@ func (s *Store) AddLink(ctx context.Context, fromID int64, in LinkInput) (*Incid
 
 // DeleteLink removes a link that starts or ends at the incident.
 func (s *Store) DeleteLink(ctx context.Context, incidentID, linkID int64) error {
-	return s.withIncident(ctx, incidentID, func(tx *gorm.DB) error {
+	return s.withIncident(ctx, incidentID, false, func(tx *gorm.DB, c *changes) error {
 		var link IncidentLink
 		err := tx.Where("id = ? AND (from_id = ? OR to_id = ?)", linkID, incidentID, incidentID).First(&link).Error
 		if err != nil {
@@ -77,12 +78,13 @@ func (s *Store) DeleteLink(ctx context.Context, incidentID, linkID int64) error 
 		if err := tx.Delete(&IncidentLink{}, linkID).Error; err != nil {
 			return fmt.Errorf("delete link %d: %w", linkID, err)
 		}
+		c.incident(link.FromID, link.ToID)
 		return audit(tx, ActionDelete, EntityLink, linkID, link.FromID, fields{"kind": link.Kind, "to_id": link.ToID}, nil)
 	})
 }
 
 // replaceLinks swaps the incident's outgoing links for the given ones.
-func replaceOutgoingLinks(tx *gorm.DB, fromID int64, links []LinkInput) error {
+func replaceOutgoingLinks(tx *gorm.DB, c *changes, fromID int64, links []LinkInput) error {
 	var old []IncidentLink
 	if err := tx.Where("from_id = ?", fromID).Find(&old).Error; err != nil {
 		return fmt.Errorf("load links: %w", err)
@@ -91,12 +93,13 @@ func replaceOutgoingLinks(tx *gorm.DB, fromID int64, links []LinkInput) error {
 		if err := tx.Delete(&IncidentLink{}, l.ID).Error; err != nil {
 			return fmt.Errorf("delete link %d: %w", l.ID, err)
 		}
+		c.incident(l.FromID, l.ToID)
 		if err := audit(tx, ActionDelete, EntityLink, l.ID, fromID, fields{"kind": l.Kind, "to_id": l.ToID}, nil); err != nil {
 			return err
 		}
 	}
 	for n, in := range links {
-		if _, err := addLink(tx, fromID, in, fmt.Sprintf("links[%d].incident_id", n)); err != nil {
+		if _, err := addLink(tx, c, fromID, in, fmt.Sprintf("links[%d].incident_id", n)); err != nil {
 			return err
 		}
 	}

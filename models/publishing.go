@@ -154,7 +154,8 @@ func (s *Store) SetPostmortemState(ctx context.Context, id int64, version int, s
 		return 0, fmt.Errorf("%q: %w", state, ErrInvalidState)
 	}
 	var next int
-	err := s.write.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	err := s.inWrite(ctx, func(tx *gorm.DB, c *changes) error {
+		c.row(id, false)
 		inc, err := s.getIncident(tx, id)
 		if err != nil {
 			return err
@@ -288,7 +289,8 @@ func (s *Store) backfillPublications(ctx context.Context) error {
 		return nil
 	}
 	ctx = WithActor(ctx, Actor{Label: "system (published before versions were kept)"})
-	return s.write.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	return s.inWrite(ctx, func(tx *gorm.DB, c *changes) error {
+		c.incident(ids...)
 		for _, id := range ids {
 			if err := s.publishedOnWrite(tx, id, ""); err != nil {
 				return err

@@ -81,7 +81,8 @@ func (s *Store) SaveStatusSettings(ctx context.Context, in StatusSettings) error
 	if len(errs) > 0 {
 		return errs
 	}
-	return s.write.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	return s.inWrite(ctx, func(tx *gorm.DB, c *changes) error {
+		c.shared()
 		before, err := s.StatusSettings(ctx)
 		if err != nil {
 			return err

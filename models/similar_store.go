@@ -2,7 +2,6 @@ package models
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -189,8 +188,9 @@ type similarRanking struct {
 // a suggestion removed) meanwhile refuses the foreign key and fails the batch: the rankings are
 // then kept one by one, passing over the one that fails (it is ranked again on its next view).
 func (s *Store) keepRankings(ctx context.Context, rankings []similarRanking) error {
-	err := s.write.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	err := s.inWrite(ctx, func(tx *gorm.DB, c *changes) error {
 		for _, r := range rankings {
+			c.incident(r.incidentID)
 			if err := keepRanking(tx, r); err != nil {
 				return err
 			}
@@ -550,23 +550,16 @@ func (s *Store) unrankedIncidents(ctx context.Context, below int64, limit int) (
 	return ids, nil
 }
 
-// IncidentPageMark reads, in one statement, a mark that changes whenever anything an incident's
-// page shows changes, apart from the clock: the incident's revision, which triggers move with its
-// row, timeline, windows, follow-ups, tags and links and with the rows of the incidents it links
-// to or suggests (migrations 00012 and 00016); the "names" counter (renamed services, regions and
-// factors, and factors added or removed); and its kept similar-incident ranking.
+// IncidentPageMark returns a mark that changes whenever anything an incident's page shows
+// changes, apart from the clock, in any process: the generation of the incident's last change
+// seen, which the write path moves with its row, timeline, windows, follow-ups, tags, links and
+// similar ranking and with the rows of the incidents it links to or suggests (changes.go), and the
+// generation of the last shared change (names, settings). It runs one statement, the look at
+// what changed (versions.go).
 func (s *Store) IncidentPageMark(ctx context.Context, id int64) (string, error) {
-	var mark struct {
-		Revision, Names int64
-		Similar         string
-	}
-	err := s.read.WithContext(ctx).Raw(`SELECT
-		COALESCE((SELECT n FROM incident_revisions WHERE incident_id = @id), 0) AS revision,
-		(SELECT n FROM change_counters WHERE name = 'names') AS names,
-		COALESCE((SELECT basis || ' ' || computed_at FROM similar_sets WHERE incident_id = @id), '') AS similar`,
-		sql.Named("id", id)).Scan(&mark).Error
-	if err != nil {
+	if _, err := s.syncVersions(ctx); err != nil {
 		return "", fmt.Errorf("read the page mark of incident %d: %w", id, err)
 	}
-	return fmt.Sprintf("%d/%d/%s", mark.Revision, mark.Names, mark.Similar), nil
+	m := s.markOf(id)
+	return fmt.Sprintf("%d/%d", m.incident, m.shared), nil
 }

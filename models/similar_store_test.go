@@ -188,10 +188,6 @@ func TestSimilarRankingsAreKept(t *testing.T) {
 func TestIncidentPageMarkMovesWithEveryChange(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, s *models.Store) {
 		ctx := context.Background()
-		db, err := s.SQLDB()
-		if err != nil {
-			t.Fatal(err)
-		}
 		create := func(n int, title string) *models.Incident {
 			t.Helper()
 			return createOnDay(t, s, n, models.IncidentInput{Title: title, Services: []string{"Authorization"}})
@@ -221,10 +217,10 @@ func TestIncidentPageMarkMovesWithEveryChange(t *testing.T) {
 			}
 			return out
 		}
-		step := func(name, q string, moved ...int64) {
+		step := func(name string, write func() error, moved ...int64) {
 			t.Helper()
 			before := marks()
-			if _, err := db.Exec(q); err != nil {
+			if err := write(); err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}
 			after := marks()
@@ -234,14 +230,54 @@ func TestIncidentPageMarkMovesWithEveryChange(t *testing.T) {
 				}
 			}
 		}
-		step("linked incident renamed", fmt.Sprintf("UPDATE incidents SET title = 'Billing slow' WHERE id = %d", linked.ID), linked.ID, viewed.ID)
-		step("suggested incident deleted", fmt.Sprintf("UPDATE incidents SET deleted_at = started_at WHERE id = %d", suggested.ID), suggested.ID, viewed.ID)
-		step("unrelated incident edited", fmt.Sprintf("UPDATE incidents SET severity = 'sev1' WHERE id = %d", unrelated.ID), unrelated.ID)
-		step("follow-up added", fmt.Sprintf("INSERT INTO follow_ups (incident_id, title, kind, priority, status, owner, description, version, created_at, updated_at) VALUES (%d, 'Alert on retries', 'detect', 'p1', 'open', '', '', 1, '2026-03-12 00:00:00', '2026-03-12 00:00:00')", viewed.ID), viewed.ID)
-		step("factor added", "INSERT INTO factors (slug, name, description, created_at, updated_at) VALUES ('dns-ttl', 'DNS TTL too long', '', '2026-03-12 00:00:00', '2026-03-12 00:00:00')", ids...)
-		step("link removed", "DELETE FROM incident_links", linked.ID, viewed.ID)
-		step("suggestion removed", "DELETE FROM similar_suggestions", viewed.ID)
-		step("incident removed outright", fmt.Sprintf("DELETE FROM incidents WHERE id = %d", unrelated.ID), unrelated.ID)
+		edit := func(inc *models.Incident, change func(*models.IncidentInput)) func() error {
+			return func() error {
+				current, err := s.GetIncident(ctx, inc.ID)
+				if err != nil {
+					return err
+				}
+				in := models.IncidentInput{Title: current.Title, Severity: current.Severity, Status: current.Status,
+					TimeZone: current.TimeZone, PostmortemState: current.PostmortemState,
+					Services: current.ServiceNames(), Milestones: current.Milestones()}
+				change(&in)
+				_, err = s.UpdateIncident(ctx, inc.ID, current.Version, in, models.Children{})
+				return err
+			}
+		}
+		step("linked incident renamed", edit(linked, func(in *models.IncidentInput) { in.Title = "Billing slow" }), linked.ID, viewed.ID)
+		step("suggested incident deleted", func() error { return s.DeleteIncident(ctx, suggested.ID) }, suggested.ID, viewed.ID)
+		step("unrelated incident edited", edit(unrelated, func(in *models.IncidentInput) { in.Severity = "sev1" }), unrelated.ID)
+		step("follow-up added", func() error {
+			_, err := s.CreateFollowUp(ctx, viewed.ID, models.FollowUpInput{Title: "Alert on retries", Kind: "detect", Priority: "p1", Status: "open"})
+			return err
+		}, viewed.ID)
+		step("factor added", func() error {
+			_, err := s.SaveFactor(ctx, 0, models.FactorInput{Slug: "dns-ttl", Name: "DNS TTL too long"})
+			return err
+		}, ids...)
+		step("link removed", func() error {
+			links, err := s.Links(ctx, viewed.ID)
+			if err != nil || len(links) != 1 {
+				return fmt.Errorf("links of the viewed incident: %v, %v", links, err)
+			}
+			return s.DeleteLink(ctx, viewed.ID, links[0].LinkID)
+		}, linked.ID, viewed.ID)
+		step("similar incidents ranked again", func() error {
+			current, err := s.GetIncident(ctx, viewed.ID)
+			if err != nil {
+				return err
+			}
+			current.Title += " twice"
+			_, err = keeper.For(ctx, current)
+			return err
+		}, viewed.ID)
+		// A write that fails leaves every mark where it was.
+		step("a refused edit", func() error {
+			if _, err := s.UpdateIncident(ctx, unrelated.ID, 1, models.IncidentInput{Title: "Stale"}, models.Children{}); err == nil {
+				return fmt.Errorf("an edit at an old version was accepted")
+			}
+			return nil
+		})
 	})
 }
 

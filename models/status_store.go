@@ -149,14 +149,12 @@ func (s *Store) PublicUpdatedAt(ctx context.Context) (*time.Time, error) {
 	return &at, nil
 }
 
-// ChangeMark is a number that grows with every change to the records: every write appends to
-// the history in its own transaction. The status page caches what it serves under it.
+// ChangeMark is a number that grows with every change to the records, in any process: the
+// generation of the last change seen (versions.go). The status page caches what it serves under
+// it.
 func (s *Store) ChangeMark(ctx context.Context) (int64, error) {
-	var mark int64
-	if err := s.read.WithContext(ctx).Raw("SELECT COALESCE(MAX(id), 0) FROM audit_entries").Scan(&mark).Error; err != nil {
-		return 0, fmt.Errorf("read change mark: %w", err)
-	}
-	return mark, nil
+	g, err := s.syncVersions(ctx)
+	return int64(g), err
 }
 
 // ServiceLevels works out each service's impact level at an instant from incidents' impact

@@ -33,11 +33,13 @@ type Store struct {
 	statements atomic.Int64
 	// writes counts the writing statements this process ran: see LocalWrites.
 	writes atomic.Int64
-	// insights keeps computed insights while the database's change counter stands still.
+	// versions is what this process has seen of what changed, in any process (versions.go).
+	versions versionFeed
+	// insights keeps computed insights while nothing changed.
 	insights insightsCache
 	// insightRows keeps what the insights read of every incident, to aggregate from memory.
 	insightRows insightRows
-	// children keeps incidents' nested records while their revision stands still.
+	// children keeps incidents' nested records while their incident's mark stands still.
 	children childrenCache
 }
 

@@ -97,11 +97,12 @@ func (s *Store) trash(ctx context.Context, now time.Time, id int64) ([]TrashedIn
 // RestoreIncident brings a deleted incident back from the Trash as it was: delete only set its
 // deleted_at, so clearing it returns the incident with its timeline, impact windows,
 // follow-ups, tags and links, and its version and updated_at unchanged. The triggers that keep
-// the counts, recurrence, insight blocks and revisions follow deleted_at both ways (migrations
-// 00007, 00009, 00012, 00014, 00017). An incident deleted more than TrashDays before now, or not
-// deleted, is ErrNotFound.
+// the counts and recurrence follow deleted_at both ways (migrations 00007, 00009, 00014); the
+// write path records the incident as changed. An incident deleted more than TrashDays before now,
+// or not deleted, is ErrNotFound.
 func (s *Store) RestoreIncident(ctx context.Context, id int64, now time.Time) error {
-	return s.write.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	return s.inWrite(ctx, func(tx *gorm.DB, c *changes) error {
+		c.row(id, true)
 		res := tx.Unscoped().Model(&Incident{}).
 			Where("id = ? AND deleted_at IS NOT NULL AND deleted_at >= ?", id, trashCutoff(now)).
 			UpdateColumn("deleted_at", nil)
@@ -118,8 +119,11 @@ func (s *Store) RestoreIncident(ctx context.Context, id int64, now time.Time) er
 // RestoreEvent puts back a timeline event deleted from a live incident, with its id, times and
 // fields as they were, for an Undo.
 func (s *Store) RestoreEvent(ctx context.Context, ev TimelineEvent) error {
-	return s.withIncident(ctx, ev.IncidentID, func(tx *gorm.DB) error {
+	return s.withIncident(ctx, ev.IncidentID, false, func(tx *gorm.DB, c *changes) error {
 		ev.Public = EventPublic(ev.Kind, ev.Public)
+		if ev.readByInsights() {
+			c.insights(ev.IncidentID)
+		}
 		if err := notThere(tx, &TimelineEvent{}, ev.ID, "timeline event"); err != nil {
 			return err
 		}
@@ -132,7 +136,7 @@ func (s *Store) RestoreEvent(ctx context.Context, ev TimelineEvent) error {
 
 // RestoreWindow puts back an impact window deleted from a live incident, services and all.
 func (s *Store) RestoreWindow(ctx context.Context, w ImpactWindow) error {
-	return s.withIncident(ctx, w.IncidentID, func(tx *gorm.DB) error {
+	return s.withIncident(ctx, w.IncidentID, true, func(tx *gorm.DB, _ *changes) error {
 		services := w.ServiceNames()
 		w.Services = nil
 		if err := notThere(tx, &ImpactWindow{}, w.ID, "impact window"); err != nil {
@@ -152,7 +156,7 @@ func (s *Store) RestoreWindow(ctx context.Context, w ImpactWindow) error {
 // date and factors. A factor removed from the taxonomy since is left off rather than failing the
 // Undo.
 func (s *Store) RestoreFollowUp(ctx context.Context, f FollowUp) error {
-	return s.withIncident(ctx, f.IncidentID, func(tx *gorm.DB) error {
+	return s.withIncident(ctx, f.IncidentID, false, func(tx *gorm.DB, _ *changes) error {
 		slugs := f.FactorSlugs()
 		f.Factors, f.Incident = nil, nil
 		if err := notThere(tx, &FollowUp{}, f.ID, "follow-up"); err != nil {

@@ -23,7 +23,7 @@ func TestDoctorCommand(t *testing.T) {
 			}
 			out, err := runCLI(t, "", "doctor", "--database", db)
 			if err != nil || !strings.Contains(out, "incident_counts: ok (") || !strings.Contains(out, "follow_up_counts: ok (") ||
-				!strings.Contains(out, "incident_revisions: not checked: ") || strings.Contains(out, "differ") {
+				!strings.Contains(out, "incident_versions: not checked: ") || strings.Contains(out, "differ") {
 				t.Fatalf("doctor on a fresh database: %v\n%s", err, out)
 			}
 
