@@ -79,10 +79,11 @@ func (s *Store) inWrite(ctx context.Context, fn func(tx *gorm.DB, c *changes) er
 	})
 }
 
-// changesBatch bounds how many incidents one statement of recordChanges names.
-const changesBatch = 1000
+// changesBatch bounds how many incidents one statement of recordChanges names: SQLite takes a
+// VALUES list of at most 500 rows.
+const changesBatch = 400
 
-// recordChanges writes what c touched to incident_versions, one statement per thousand
+// recordChanges writes what c touched to incident_versions, one statement per 400
 // incidents. The incidents whose own row changed move, in the same statement, the incidents whose
 // pages show them: those linked to or from them and those that list them as similar. Rows are
 // written in ascending id order so that two PostgreSQL transactions touching the same incidents

@@ -289,10 +289,11 @@ func (s *Store) CreateIncident(ctx context.Context, in IncidentInput, children C
 func (s *Store) UpdateIncident(ctx context.Context, id int64, version int, in IncidentInput, children Children) (*Incident, error) {
 	var updated *Incident
 	err := s.inWrite(ctx, func(tx *gorm.DB, c *changes) error {
-		var current Incident
-		if err := tx.Preload("Services").Preload("Regions").Preload("Factors").First(&current, id).Error; err != nil {
-			return notFound(err, fmt.Sprintf("incident %d", id))
+		loaded, err := s.getIncident(tx, id)
+		if err != nil {
+			return err
 		}
+		current := *loaded
 		if version != 0 && version != current.Version {
 			return fmt.Errorf("incident %d is at version %d, not %d: %w", id, current.Version, version, ErrConflict)
 		}
@@ -308,10 +309,11 @@ func (s *Store) UpdateIncident(ctx context.Context, id int64, version int, in In
 		if res.RowsAffected == 0 {
 			return fmt.Errorf("incident %d changed during the update: %w", id, ErrConflict)
 		}
-		if err := s.setTags(tx, id, in); err != nil {
+		retagged, err := s.changeTags(tx, &current, in)
+		if err != nil {
 			return err
 		}
-		c.row(id, readsInsights(columns) || !sameTags(&current, in))
+		c.row(id, readsInsights(columns) || retagged)
 		before := incidentFields(&current, current.ServiceNames(), current.RegionNames(), current.FactorSlugs())
 		if err := audit(tx, ActionUpdate, EntityIncident, id, id, before, incidentFields(&next, uniqueNames(in.Services), uniqueNames(in.Regions), uniqueNames(in.Factors))); err != nil {
 			return err
@@ -319,12 +321,30 @@ func (s *Store) UpdateIncident(ctx context.Context, id int64, version int, in In
 		if err := s.replaceChildren(tx, c, id, children); err != nil {
 			return err
 		}
-		if err := s.publishedOnWrite(tx, id, current.PostmortemState); err != nil {
+		if next.PostmortemState == PostmortemPublished {
+			if err := s.publishedOnWrite(tx, id, current.PostmortemState); err != nil {
+				return err
+			}
+		}
+		if children.Timeline != nil || children.ImpactWindows != nil || children.FollowUps != nil {
+			updated, err = s.getIncident(tx, id)
 			return err
 		}
-		var err error
-		updated, err = s.getIncident(tx, id)
-		return err
+		// Nothing nested changed: the edit is what was read, with its new row and, when they
+		// changed, its tags read again.
+		updated = &next
+		if retagged {
+			copyNested(updated, &current)
+			updated.Services, updated.Regions, updated.Factors = nil, nil, nil
+			for n := range updated.ImpactWindows {
+				updated.ImpactWindows[n].Services = nil
+			}
+			for n := range updated.FollowUps {
+				updated.FollowUps[n].Factors = nil
+			}
+			return loadTags(tx, updated)
+		}
+		return nil
 	})
 	if err != nil {
 		return nil, err
@@ -439,25 +459,22 @@ func readsInsights(columns []string) bool {
 	return false
 }
 
-// sameTags says whether the input names the incident's services, regions and factors as they are.
-func sameTags(inc *Incident, in IncidentInput) bool {
-	same := func(have, want []string) bool {
-		want = uniqueNames(want)
-		if len(have) != len(want) {
+// sameNames says whether want names the same set as have, ignoring case, repeats and blanks.
+func sameNames(have, want []string) bool {
+	want = uniqueNames(want)
+	if len(have) != len(want) {
+		return false
+	}
+	set := map[string]bool{}
+	for _, h := range have {
+		set[strings.ToLower(h)] = true
+	}
+	for _, w := range want {
+		if !set[strings.ToLower(w)] {
 			return false
 		}
-		set := map[string]bool{}
-		for _, h := range have {
-			set[strings.ToLower(h)] = true
-		}
-		for _, w := range want {
-			if !set[strings.ToLower(w)] {
-				return false
-			}
-		}
-		return true
 	}
-	return same(inc.ServiceNames(), in.Services) && same(inc.RegionNames(), in.Regions) && same(inc.FactorSlugs(), in.Factors)
+	return true
 }
 
 func applyIncidentInput(inc *Incident, in IncidentInput) {
@@ -493,6 +510,42 @@ func utc(t *time.Time) *time.Time {
 	return &u
 }
 
+// changeTags writes the tags of in that differ from inc's, kind by kind, and says whether any did.
+func (s *Store) changeTags(tx *gorm.DB, inc *Incident, in IncidentInput) (bool, error) {
+	changed := false
+	if !sameNames(inc.ServiceNames(), in.Services) {
+		ids, err := namedIDs(tx, "services", in.Services)
+		if err != nil {
+			return false, err
+		}
+		if err := replaceLinks(tx, "incident_services", "incident_id", "service_id", inc.ID, ids); err != nil {
+			return false, err
+		}
+		changed = true
+	}
+	if !sameNames(inc.RegionNames(), in.Regions) {
+		ids, err := namedIDs(tx, "regions", in.Regions)
+		if err != nil {
+			return false, err
+		}
+		if err := replaceLinks(tx, "incident_regions", "incident_id", "region_id", inc.ID, ids); err != nil {
+			return false, err
+		}
+		changed = true
+	}
+	if !sameNames(inc.FactorSlugs(), in.Factors) {
+		ids, err := factorIDs(tx, in.Factors, "factors")
+		if err != nil {
+			return false, err
+		}
+		if err := replaceLinks(tx, "incident_factors", "incident_id", "factor_id", inc.ID, ids); err != nil {
+			return false, err
+		}
+		changed = true
+	}
+	return changed, nil
+}
+
 // setTags replaces the incident's services and regions, creating names not seen before.
 func (s *Store) setTags(tx *gorm.DB, incidentID int64, in IncidentInput) error {
 	serviceIDs, err := namedIDs(tx, "services", in.Services)
@@ -516,12 +569,28 @@ func (s *Store) setTags(tx *gorm.DB, incidentID int64, in IncidentInput) error {
 	return replaceLinks(tx, "incident_factors", "incident_id", "factor_id", incidentID, factorIDs)
 }
 
-// namedIDs finds or creates the rows of a name table (services, regions) in two statements.
+// namedIDs finds the rows of a name table (services, regions), in one statement when every name
+// is known, creating the others in two more.
 func namedIDs(tx *gorm.DB, table string, names []string) ([]int64, error) {
 	clean := uniqueNames(names)
 	if len(clean) == 0 {
 		return nil, nil
 	}
+	var found []struct {
+		ID   int64
+		Name string
+	}
+	if err := tx.Table(table).Select("id", "name").Where("name IN ?", clean).Scan(&found).Error; err != nil {
+		return nil, fmt.Errorf("find %s: %w", table, err)
+	}
+	if len(found) == len(clean) {
+		ids := make([]int64, len(found))
+		for n, f := range found {
+			ids[n] = f.ID
+		}
+		return ids, nil
+	}
+	// Some names are new: add them (a concurrent writer may add one first) and read all again.
 	now := time.Now().UTC().Truncate(time.Second)
 	rows := make([]map[string]any, len(clean))
 	for n, name := range clean {

@@ -57,22 +57,7 @@ func (s *Store) syncVersions(ctx context.Context) (generation, error) {
 	f.mu.Unlock()
 	db := s.read.WithContext(ctx)
 	if !started {
-		var start int64
-		q := "SELECT COALESCE(MAX(version), 0) FROM incident_versions"
-		if s.dialect == "postgres" {
-			q = "SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint"
-		}
-		if err := db.Raw(q).Row().Scan(&start); err != nil {
-			return 0, fmt.Errorf("read the change horizon: %w", err)
-		}
-		f.mu.Lock()
-		defer f.mu.Unlock()
-		f.looks++
-		if !f.started {
-			f.started, f.since = true, start
-			f.known, f.changed, f.insights = map[int64]versionRow{}, map[int64]uint64{}, map[int64]uint64{}
-		}
-		return f.gen, nil
+		return s.startVersions(ctx)
 	}
 	var (
 		rows    *sql.Rows
@@ -117,6 +102,48 @@ func (s *Store) syncVersions(ctx context.Context) (generation, error) {
 		f.applyPostgres(seen, horizon)
 	} else {
 		f.applySQLite(seen)
+	}
+	return f.gen, nil
+}
+
+// startVersions is the first look: it takes what is there as seen. On PostgreSQL it also reads
+// the rows at or above the horizon, in the same statement, so that the next look knows them.
+func (s *Store) startVersions(ctx context.Context) (generation, error) {
+	f := &s.versions
+	db := s.read.WithContext(ctx)
+	var (
+		start int64
+		known = map[int64]versionRow{}
+	)
+	if s.dialect == "postgres" {
+		rows, err := db.Raw(`SELECT h.x, v.incident_id, v.version, v.insights_version
+			FROM (SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint AS x) AS h
+			LEFT JOIN incident_versions v ON v.version >= h.x`).Rows()
+		if err != nil {
+			return 0, fmt.Errorf("read the change horizon: %w", err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var id, ver, insights sql.NullInt64
+			if err := rows.Scan(&start, &id, &ver, &insights); err != nil {
+				return 0, fmt.Errorf("read the change horizon: %w", err)
+			}
+			if id.Valid {
+				known[id.Int64] = versionRow{id.Int64, ver.Int64, insights.Int64}
+			}
+		}
+		if err := rows.Err(); err != nil {
+			return 0, fmt.Errorf("read the change horizon: %w", err)
+		}
+	} else if err := db.Raw("SELECT COALESCE(MAX(version), 0) FROM incident_versions").Row().Scan(&start); err != nil {
+		return 0, fmt.Errorf("read the change horizon: %w", err)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.looks++
+	if !f.started {
+		f.started, f.since, f.known = true, start, known
+		f.changed, f.insights = map[int64]uint64{}, map[int64]uint64{}
 	}
 	return f.gen, nil
 }

@@ -99,6 +99,29 @@ CREATE TABLE incident_versions (
 );
 CREATE INDEX incident_versions_version ON incident_versions (version);
 
+-- The search documents stay in triggers (DESIGN §5 allows it): an edit now updates its document in
+-- place, one statement instead of a delete and an insert.
+DROP TRIGGER incidents_fts_update;
+DROP TRIGGER timeline_events_fts_update;
+DROP TRIGGER follow_ups_fts_update;
+-- +goose StatementBegin
+CREATE TRIGGER incidents_fts_update AFTER UPDATE OF title, summary, customer_impact, root_cause, "trigger", detection, response, lessons ON incidents BEGIN
+    UPDATE incidents_fts SET title = new.title, summary = new.summary,
+        narrative = new.customer_impact || ' ' || new.root_cause || ' ' || new."trigger" || ' ' || new.detection || ' ' || new.response || ' ' || new.lessons
+    WHERE rowid = old.id;
+END;
+-- +goose StatementEnd
+-- +goose StatementBegin
+CREATE TRIGGER timeline_events_fts_update AFTER UPDATE OF body ON timeline_events BEGIN
+    UPDATE timeline_events_fts SET body = new.body WHERE rowid = old.id;
+END;
+-- +goose StatementEnd
+-- +goose StatementBegin
+CREATE TRIGGER follow_ups_fts_update AFTER UPDATE OF title, description, verification ON follow_ups BEGIN
+    UPDATE follow_ups_fts SET title = new.title, description = new.description, verification = new.verification WHERE rowid = old.id;
+END;
+-- +goose StatementEnd
+
 -- +goose Down
 -- The marks' triggers are not restored: migrating down past 00026 needs the earlier migrations
 -- run again from an empty database, or a restore from `hindsight export native`.
@@ -107,3 +130,25 @@ CREATE TABLE change_counters (name TEXT PRIMARY KEY, n INTEGER NOT NULL);
 INSERT INTO change_counters (name, n) VALUES ('insights', 0), ('names', 0);
 CREATE TABLE incident_revisions (incident_id INTEGER PRIMARY KEY, n INTEGER NOT NULL);
 CREATE TABLE insight_blocks (block INTEGER PRIMARY KEY, n INTEGER NOT NULL);
+DROP TRIGGER incidents_fts_update;
+DROP TRIGGER timeline_events_fts_update;
+DROP TRIGGER follow_ups_fts_update;
+-- +goose StatementBegin
+CREATE TRIGGER incidents_fts_update AFTER UPDATE OF title, summary, customer_impact, root_cause, "trigger", detection, response, lessons ON incidents BEGIN
+    DELETE FROM incidents_fts WHERE rowid = old.id;
+    INSERT INTO incidents_fts (rowid, title, summary, narrative) VALUES (new.id, new.title, new.summary,
+        new.customer_impact || ' ' || new.root_cause || ' ' || new."trigger" || ' ' || new.detection || ' ' || new.response || ' ' || new.lessons);
+END;
+-- +goose StatementEnd
+-- +goose StatementBegin
+CREATE TRIGGER timeline_events_fts_update AFTER UPDATE OF body ON timeline_events BEGIN
+    DELETE FROM timeline_events_fts WHERE rowid = old.id;
+    INSERT INTO timeline_events_fts (rowid, body) VALUES (new.id, new.body);
+END;
+-- +goose StatementEnd
+-- +goose StatementBegin
+CREATE TRIGGER follow_ups_fts_update AFTER UPDATE OF title, description, verification ON follow_ups BEGIN
+    DELETE FROM follow_ups_fts WHERE rowid = old.id;
+    INSERT INTO follow_ups_fts (rowid, title, description, verification) VALUES (new.id, new.title, new.description, new.verification);
+END;
+-- +goose StatementEnd
