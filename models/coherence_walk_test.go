@@ -92,8 +92,12 @@ func TestEveryIncidentTableMovesThePages(t *testing.T) {
 				return writer.UpdateFollowUp(ctx, inc.ID, followUp.ID, followUp.Version, models.FollowUpInput{Title: "Alert on depth", Kind: "detect",
 					Priority: "p1", Status: "open", Factors: []string{"cold-caches"}})
 			},
-			"incident_services": func() error { return retag(ctx, writer, inc.ID, func(in *models.IncidentInput) { in.Services = []string{"Queue", "Edge"} }) },
-			"incident_regions":  func() error { return retag(ctx, writer, inc.ID, func(in *models.IncidentInput) { in.Regions = []string{"EU"} }) },
+			"incident_services": func() error {
+				return retag(ctx, writer, inc.ID, func(in *models.IncidentInput) { in.Services = []string{"Queue", "Edge"} })
+			},
+			"incident_regions": func() error {
+				return retag(ctx, writer, inc.ID, func(in *models.IncidentInput) { in.Regions = []string{"EU"} })
+			},
 			"incident_factors": func() error {
 				return retag(ctx, writer, inc.ID, func(in *models.IncidentInput) { in.Factors = []string{"retry-amplification"} })
 			},
