@@ -3,6 +3,8 @@ package models_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"sync"
 	"testing"
 
 	"hindsight/models"
@@ -73,6 +75,43 @@ func TestSignInWithOIDC(t *testing.T) {
 		}
 		if _, err := s.DisableUser(ctx, 987654); !errors.Is(err, models.ErrNotFound) {
 			t.Errorf("disabling a missing account: %v", err)
+		}
+	})
+}
+
+// TestSignInWithOIDCAtOnce: first sign-ins of the same new subject at once all succeed, with one
+// account between them. Several rounds, so that the later ones find the connection pool warm and
+// really run at once.
+func TestSignInWithOIDCAtOnce(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *models.Store) {
+		ctx := context.Background()
+		const at, rounds = 8, 6
+		for round := range rounds {
+			subject, email := fmt.Sprintf("new-%d", round), fmt.Sprintf("new-%d@example.com", round)
+			var wg sync.WaitGroup
+			ids := make([]int64, at)
+			errs := make([]error, at)
+			start := make(chan struct{})
+			for n := range at {
+				wg.Go(func() {
+					<-start
+					u, err := s.SignInWithOIDC(ctx, models.OIDCSignIn{Issuer: "https://id.example.com", Subject: subject, Email: email, Role: models.RoleViewer})
+					errs[n] = err
+					if u != nil {
+						ids[n] = u.ID
+					}
+				})
+			}
+			close(start)
+			wg.Wait()
+			for n := range at {
+				if errs[n] != nil || ids[n] != ids[0] || ids[n] == 0 {
+					t.Errorf("round %d, sign-in %d: account %d, %v; want account %d", round, n, ids[n], errs[n], ids[0])
+				}
+			}
+		}
+		if n, err := s.CountUsers(ctx); err != nil || n != rounds {
+			t.Errorf("%d accounts, %v; want %d", n, err, rounds)
 		}
 	})
 }
