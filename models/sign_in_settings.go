@@ -135,7 +135,7 @@ func ValidateSignInSettings(in SignInSettings) FieldErrors {
 		errs.Add("client_secret", "At most 500 characters.")
 	}
 	if len(in.Name) > 60 {
-		errs.Add("name", "At most 60 characters.")
+		errs.Add("oidc_name", "At most 60 characters.")
 	}
 	for field, v := range map[string]string{"admin_groups": in.AdminGroups, "responder_groups": in.ResponderGroups, "viewer_groups": in.ViewerGroups} {
 		if len(v) > 1000 {
@@ -227,4 +227,14 @@ func (s *Store) HasOIDCIdentity(ctx context.Context, userID int64, issuer string
 		return false, fmt.Errorf("identity of user %d: %w", userID, err)
 	}
 	return n > 0, nil
+}
+
+// SettingsHistory lists the changes recorded of the site settings, newest first.
+func (s *Store) SettingsHistory(ctx context.Context) ([]AuditEntry, error) {
+	var out []AuditEntry
+	err := s.read.WithContext(ctx).Where("entity = ?", EntitySettings).Order("at DESC").Order("id DESC").Find(&out).Error
+	if err != nil {
+		return nil, fmt.Errorf("settings history: %w", err)
+	}
+	return out, nil
 }

@@ -155,7 +155,7 @@ func (p *person) signIn(userID string) page {
 	p.t.Helper()
 	p.site.idp.signInAs(userID)
 	login := p.get("/login")
-	if !strings.Contains(login.body, `href="/login/oidc?next=%2F"`) || !strings.Contains(login.body, "Sign in with Example ID") {
+	if !strings.Contains(login.body, `href="/login/oidc?next=%2F"`) || !strings.Contains(login.body, "Sign in with ") {
 		p.t.Fatalf("the sign-in page has no provider button: %.2000s", login.body)
 	}
 	p.visited = nil

@@ -231,6 +231,7 @@ func routes(r router, h *handlers.Handlers) {
 	r.post("/admin/users/:id/enable", Admin, h.UserEnable)
 	r.get("/admin/settings", Admin, h.SettingsEdit)
 	r.post("/admin/settings", Admin, h.SettingsUpdate)
+	r.post("/admin/settings/sign-in", Admin, h.SignInSettingsUpdate)
 	r.get("/admin/import", Admin, h.ImportForm)
 	r.post(importPath, Admin, h.ImportUpload) // takes up to 20 MiB: see bodyLimits
 	r.get("/admin/trash", Admin, h.TrashList)
