@@ -459,7 +459,7 @@ func SignInSettingsSection(v SignInSettingsView) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 52, "</fieldset><fieldset class=\"settings-group\"><legend>Password sign-in</legend><div class=\"field\"><label><input type=\"radio\" name=\"password_signin\" value=\"all\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 52, "</fieldset><fieldset class=\"settings-group\"><legend>Password sign-in</legend><div class=\"field choices\" role=\"radiogroup\" aria-label=\"Who may sign in with a password\"><label><input type=\"radio\" name=\"password_signin\" value=\"all\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
