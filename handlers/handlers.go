@@ -33,10 +33,9 @@ type Handlers struct {
 	SetupToken string
 	// Warmed, when set, is closed once start-up has warmed the caches; /readyz waits for it.
 	Warmed <-chan struct{}
-	// OIDC is the identity provider people may sign in with; nil when none is configured.
-	OIDC *OIDC
-	// PasswordSignIn says who may sign in with a password.
-	PasswordSignIn PasswordSignIn
+	// SignIn says how people sign in: the identity provider in force, if any, and who may use
+	// a password.
+	SignIn *SignIn
 
 	// status keeps the public status page's answers until the records change.
 	status statusCache

@@ -39,7 +39,11 @@ func (h *Handlers) Login(c echo.Context) error {
 		view.PasswordError = models.PasswordTooLong
 		return h.renderLogin(c, http.StatusUnprocessableEntity, view)
 	}
-	if !h.PasswordSignIn.Allows(email) {
+	_, policy, err := h.SignIn.Current(ctx)
+	if err != nil {
+		return err
+	}
+	if !policy.Allows(email) {
 		view.Error = "Password sign-in is turned off here except for break-glass accounts. Use the identity provider's button below."
 		return h.renderLogin(c, http.StatusForbidden, view)
 	}

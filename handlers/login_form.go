@@ -45,8 +45,12 @@ func (h *Handlers) firstRun(c echo.Context, err error) error {
 
 func (h *Handlers) renderLogin(c echo.Context, status int, v templates.LoginView) error {
 	v.Page = templates.Page{Title: "Sign in"}
-	if h.OIDC != nil {
-		v.OIDCName, v.OIDCStart = h.OIDC.Name(), "/login/oidc?next="+url.QueryEscape(v.Next)
+	o, _, err := h.SignIn.Current(c.Request().Context())
+	if err != nil {
+		return err
+	}
+	if o != nil {
+		v.OIDCName, v.OIDCStart = o.Name(), "/login/oidc?next="+url.QueryEscape(v.Next)
 	}
 	h.withCSRF(c)
 	return render(c, status, templates.LoginPage(v))

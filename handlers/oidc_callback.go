@@ -22,10 +22,14 @@ import (
 // verifier; go-oidc checks the ID token's signature, issuer, audience and expiry, and the nonce
 // must be this session's. Only then is the account found by (issuer, subject) or made.
 func (h *Handlers) OIDCCallback(c echo.Context) error {
-	if h.OIDC == nil {
+	ctx := c.Request().Context()
+	o, _, err := h.SignIn.Current(ctx)
+	if err != nil {
+		return err
+	}
+	if o == nil {
 		return echo.NewHTTPError(http.StatusNotFound, "Sign-in with an identity provider is not set up here.")
 	}
-	ctx := c.Request().Context()
 	wantState := h.Sessions.PopString(ctx, sessionOIDCState)
 	nonce := h.Sessions.PopString(ctx, sessionOIDCNonce)
 	verifier := h.Sessions.PopString(ctx, sessionOIDCVerifier)
@@ -44,18 +48,18 @@ func (h *Handlers) OIDCCallback(c echo.Context) error {
 		}
 		return refuse(http.StatusUnauthorized, message)
 	}
-	provider, err := h.OIDC.discover(ctx)
+	provider, err := o.discover(ctx)
 	if err != nil {
-		h.Log.Warn("oidc discovery failed", "issuer", h.OIDC.cfg.Issuer, "err", err)
+		h.Log.Warn("oidc discovery failed", "issuer", o.cfg.Issuer, "err", err)
 		return refuse(http.StatusServiceUnavailable, OIDCDown)
 	}
-	conf, err := h.oauth2Config(ctx, provider)
+	conf, err := h.oauth2Config(ctx, o, provider)
 	if err != nil {
 		return err
 	}
-	pctx, cancel := h.OIDC.context(ctx)
+	pctx, cancel := o.context(ctx)
 	defer cancel()
-	pctx = context.WithValue(pctx, oauth2.HTTPClient, h.OIDC.client)
+	pctx = context.WithValue(pctx, oauth2.HTTPClient, o.client)
 	token, err := conf.Exchange(pctx, c.QueryParam("code"), oauth2.VerifierOption(verifier))
 	if err != nil {
 		h.Log.Warn("oidc code exchange failed", "err", err)
@@ -70,7 +74,7 @@ func (h *Handlers) OIDCCallback(c echo.Context) error {
 	if rawIDToken == "" {
 		return refuse(http.StatusUnauthorized, "The identity provider sent no ID token; nobody was signed in.")
 	}
-	idToken, err := provider.Verifier(&oidc.Config{ClientID: h.OIDC.cfg.ClientID}).Verify(pctx, rawIDToken)
+	idToken, err := provider.Verifier(&oidc.Config{ClientID: o.cfg.ClientID}).Verify(pctx, rawIDToken)
 	if err != nil {
 		h.Log.Warn("oidc id token refused", "err", err)
 		return refuse(http.StatusUnauthorized, "The identity provider's ID token failed verification (signature, issuer, audience or expiry); nobody was signed in.")
@@ -88,7 +92,7 @@ func (h *Handlers) OIDCCallback(c echo.Context) error {
 	}
 	user, err := h.Store.SignInWithOIDC(ctx, models.OIDCSignIn{
 		Issuer: idToken.Issuer, Subject: idToken.Subject, Email: claims.Email, Name: claims.Name,
-		Role: h.OIDC.roleFor(claims.Groups.list()), LinkByEmail: h.OIDC.cfg.LinkByEmail,
+		Role: o.roleFor(claims.Groups.list()), LinkByEmail: o.cfg.LinkByEmail, RefreshToken: o.seal(token.RefreshToken),
 	})
 	switch {
 	case errors.Is(err, models.ErrIdentityUnlinked):

@@ -27,9 +27,13 @@ type OIDCConfig struct {
 	ClientSecret string
 	// Name is the provider's name on the sign-in button: "Sign in with <Name>".
 	Name string
-	// AdminGroups and ResponderGroups map the groups claim to roles; anyone else is a viewer.
+	// AdminGroups, ResponderGroups and ViewerGroups map the groups claim to roles: the strongest
+	// role any of a person's groups grants; someone in none of them gets DefaultRole (viewer
+	// when empty).
 	AdminGroups     []string
 	ResponderGroups []string
+	ViewerGroups    []string
+	DefaultRole     string
 	// LinkByEmail lets the first provider sign-in with a verified email take over an existing
 	// account with that email. Off (the default), such a sign-in is refused.
 	LinkByEmail bool
@@ -49,15 +53,15 @@ func (p PasswordSignIn) Allows(email string) bool {
 	if !p.BreakGlassOnly {
 		return true
 	}
-	email = models.NormalizeEmail(email)
-	return slices.ContainsFunc(p.BreakGlass, func(b string) bool { return models.NormalizeEmail(b) == email })
+	return breakGlassIncludes(p.BreakGlass, email)
 }
 
-// OIDC is the configured identity provider. Its discovery document is fetched on the first
+// OIDC is the identity provider in force. Its discovery document is fetched on the first
 // sign-in, not at start-up, so the server starts while the provider is down; a failed discovery
 // is not kept, and the next sign-in tries again.
 type OIDC struct {
 	cfg    OIDCConfig
+	want   OIDCConfig // as SignIn asked for it, before defaults, to tell a change
 	client *http.Client
 
 	mu       sync.Mutex
@@ -71,6 +75,9 @@ func NewOIDC(cfg OIDCConfig) *OIDC {
 	}
 	if strings.TrimSpace(cfg.Name) == "" {
 		cfg.Name = "your identity provider"
+	}
+	if models.RoleRank(cfg.DefaultRole) == 0 {
+		cfg.DefaultRole = models.RoleViewer
 	}
 	client := cfg.HTTPClient
 	if client == nil {
@@ -113,7 +120,8 @@ func (o *OIDC) discover(ctx context.Context) (*oidc.Provider, error) {
 	return p, nil
 }
 
-// roleFor maps the groups claim to a role: the strongest role any group grants, else viewer.
+// roleFor maps the groups claim to a role: the strongest role any group grants, else the
+// default role.
 func (o *OIDC) roleFor(groups []string) string {
 	has := func(names []string) bool {
 		return slices.ContainsFunc(groups, func(g string) bool { return slices.Contains(names, g) })
@@ -123,16 +131,34 @@ func (o *OIDC) roleFor(groups []string) string {
 		return models.RoleAdmin
 	case has(o.cfg.ResponderGroups):
 		return models.RoleResponder
+	case has(o.cfg.ViewerGroups):
+		return models.RoleViewer
 	}
-	return models.RoleViewer
+	return o.cfg.DefaultRole
 }
 
 // scopes asks for the groups claim only when groups decide something: some providers refuse a
 // scope they do not know.
-func (o *OIDC) scopes() []string {
+// offline_access is asked for when the provider offers it, for a refresh token the re-check
+// can ask the provider again with (see Recheck).
+func (o *OIDC) scopes(provider *oidc.Provider) []string {
 	scopes := []string{oidc.ScopeOpenID, "email", "profile"}
-	if len(o.cfg.AdminGroups)+len(o.cfg.ResponderGroups) > 0 {
+	if len(o.cfg.AdminGroups)+len(o.cfg.ResponderGroups)+len(o.cfg.ViewerGroups) > 0 {
 		scopes = append(scopes, "groups")
 	}
+	var offered struct {
+		Scopes []string `json:"scopes_supported"`
+	}
+	if provider.Claims(&offered) == nil && slices.Contains(offered.Scopes, oidc.ScopeOfflineAccess) {
+		scopes = append(scopes, oidc.ScopeOfflineAccess)
+	}
 	return scopes
+}
+
+// sameConfig tells whether two configurations make the same provider.
+func sameConfig(a, b OIDCConfig) bool {
+	return a.Issuer == b.Issuer && a.ClientID == b.ClientID && a.ClientSecret == b.ClientSecret && a.Name == b.Name &&
+		slices.Equal(a.AdminGroups, b.AdminGroups) && slices.Equal(a.ResponderGroups, b.ResponderGroups) &&
+		slices.Equal(a.ViewerGroups, b.ViewerGroups) && a.DefaultRole == b.DefaultRole && a.LinkByEmail == b.LinkByEmail &&
+		a.HTTPClient == b.HTTPClient
 }

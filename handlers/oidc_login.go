@@ -29,17 +29,21 @@ const OIDCCallbackPath = "/login/oidc/callback"
 // OIDCLogin starts a sign-in at the identity provider: the authorization code flow with PKCE,
 // with a fresh state and nonce kept server-side in the session.
 func (h *Handlers) OIDCLogin(c echo.Context) error {
-	if h.OIDC == nil {
+	ctx := c.Request().Context()
+	o, _, err := h.SignIn.Current(ctx)
+	if err != nil {
+		return err
+	}
+	if o == nil {
 		return echo.NewHTTPError(http.StatusNotFound, "Sign-in with an identity provider is not set up here.")
 	}
-	ctx := c.Request().Context()
 	next := safeNext(c.QueryParam("next"))
-	provider, err := h.OIDC.discover(ctx)
+	provider, err := o.discover(ctx)
 	if err != nil {
-		h.Log.Warn("oidc discovery failed", "issuer", h.OIDC.cfg.Issuer, "err", err)
+		h.Log.Warn("oidc discovery failed", "issuer", o.cfg.Issuer, "err", err)
 		return h.renderLogin(c, http.StatusServiceUnavailable, templates.LoginView{Next: next, Error: OIDCDown})
 	}
-	conf, err := h.oauth2Config(ctx, provider)
+	conf, err := h.oauth2Config(ctx, o, provider)
 	if err != nil {
 		return err
 	}
@@ -53,18 +57,22 @@ func (h *Handlers) OIDCLogin(c echo.Context) error {
 
 // oauth2Config is the client's configuration; its redirect URL comes from the configured base
 // URL, never from the request's Host header.
-func (h *Handlers) oauth2Config(ctx context.Context, provider *oidc.Provider) (*oauth2.Config, error) {
+func (h *Handlers) oauth2Config(ctx context.Context, o *OIDC, provider *oidc.Provider) (*oauth2.Config, error) {
 	base, err := h.siteBase(ctx)
 	if err != nil {
 		return nil, err
 	}
+	return o.oauth2Config(provider, base), nil
+}
+
+func (o *OIDC) oauth2Config(provider *oidc.Provider, base string) *oauth2.Config {
 	return &oauth2.Config{
-		ClientID:     h.OIDC.cfg.ClientID,
-		ClientSecret: h.OIDC.cfg.ClientSecret,
+		ClientID:     o.cfg.ClientID,
+		ClientSecret: o.cfg.ClientSecret,
 		Endpoint:     provider.Endpoint(),
 		RedirectURL:  base + OIDCCallbackPath,
-		Scopes:       h.OIDC.scopes(),
-	}, nil
+		Scopes:       o.scopes(provider),
+	}
 }
 
 // randomSecret is 32 random bytes, for a state or a nonce.

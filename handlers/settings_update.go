@@ -22,11 +22,16 @@ func (h *Handlers) SettingsUpdate(c echo.Context) error {
 		Name: strings.TrimSpace(form.Get("name")), TimeZone: strings.TrimSpace(form.Get("time_zone")),
 		BaseURL: models.NormalBaseURL(form.Get("base_url")),
 	}
-	err = h.Store.SaveStatusSettings(c.Request().Context(), in)
+	ctx := c.Request().Context()
+	err = h.Store.SaveStatusSettings(ctx, in)
 	var errs models.FieldErrors
 	if errors.As(err, &errs) {
+		signIn, err := h.signInView(ctx)
+		if err != nil {
+			return err
+		}
 		return render(c, http.StatusUnprocessableEntity, templates.SettingsPage(templates.SettingsView{
-			Page: templates.Page{Title: "Status page settings", Section: "users"}, Values: in, Errors: errs,
+			Page: templates.Page{Title: "Settings", Section: "users"}, Values: in, Errors: errs, SignIn: signIn,
 		}))
 	}
 	if err != nil {

@@ -3,7 +3,10 @@ package models_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"sync"
 	"testing"
+	"time"
 
 	"hindsight/models"
 	"hindsight/models/storetest"
@@ -73,6 +76,154 @@ func TestSignInWithOIDC(t *testing.T) {
 		}
 		if _, err := s.DisableUser(ctx, 987654); !errors.Is(err, models.ErrNotFound) {
 			t.Errorf("disabling a missing account: %v", err)
+		}
+	})
+}
+
+// TestSignInWithOIDCAtOnce: first sign-ins of the same new subject at once all succeed, with one
+// account between them. Several rounds, so that the later ones find the connection pool warm and
+// really run at once.
+func TestSignInWithOIDCAtOnce(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *models.Store) {
+		ctx := context.Background()
+		const at, rounds = 8, 6
+		for round := range rounds {
+			subject, email := fmt.Sprintf("new-%d", round), fmt.Sprintf("new-%d@example.com", round)
+			var wg sync.WaitGroup
+			ids := make([]int64, at)
+			errs := make([]error, at)
+			start := make(chan struct{})
+			for n := range at {
+				wg.Go(func() {
+					<-start
+					u, err := s.SignInWithOIDC(ctx, models.OIDCSignIn{Issuer: "https://id.example.com", Subject: subject, Email: email, Role: models.RoleViewer})
+					errs[n] = err
+					if u != nil {
+						ids[n] = u.ID
+					}
+				})
+			}
+			close(start)
+			wg.Wait()
+			for n := range at {
+				if errs[n] != nil || ids[n] != ids[0] || ids[n] == 0 {
+					t.Errorf("round %d, sign-in %d: account %d, %v; want account %d", round, n, ids[n], errs[n], ids[0])
+				}
+			}
+		}
+		if n, err := s.CountUsers(ctx); err != nil || n != rounds {
+			t.Errorf("%d accounts, %v; want %d", n, err, rounds)
+		}
+	})
+}
+
+// TestOIDCRecheckStore: the identities due for a re-check are those with a refresh token, last
+// vouched for before the instant, of enabled accounts; a refusal ends the account's sessions
+// (its epoch moves), forgets the token and is recorded; disabling and enabling are recorded too.
+func TestOIDCRecheckStore(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *models.Store) {
+		ctx := context.Background()
+		const iss = "https://id.example.com"
+		sign := func(sub, token string) *models.User {
+			u, err := s.SignInWithOIDC(ctx, models.OIDCSignIn{Issuer: iss, Subject: sub, Email: sub + "@example.com", Role: models.RoleViewer, RefreshToken: token})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return u
+		}
+		a, b := sign("a", "sealed-a"), sign("b", "sealed-b")
+		sign("c", "") // no refresh token: cannot be asked
+		later := time.Now().Add(time.Hour)
+		due, err := s.IdentitiesToRecheck(ctx, iss, later, 10)
+		if err != nil || len(due) != 2 || due[0].RefreshToken == "" {
+			t.Fatalf("due: %+v, %v; want a and b", due, err)
+		}
+		if due, _ := s.IdentitiesToRecheck(ctx, "https://other.example.com", later, 10); len(due) != 0 {
+			t.Errorf("another issuer's identities are due: %+v", due)
+		}
+		if _, err := s.DisableUser(ctx, b.ID); err != nil {
+			t.Fatal(err)
+		}
+		due, err = s.IdentitiesToRecheck(ctx, iss, later, 10)
+		if err != nil || len(due) != 1 || due[0].UserID != a.ID {
+			t.Fatalf("due after disabling b: %+v, %v; want a alone", due, err)
+		}
+		if err := s.IdentityVouched(ctx, due[0].ID, "rotated-a"); err != nil {
+			t.Fatal(err)
+		}
+		if again, _ := s.IdentitiesToRecheck(ctx, iss, time.Now().Add(-time.Minute), 10); len(again) != 0 {
+			t.Errorf("a vouched identity is due again at once: %+v", again)
+		}
+		due, _ = s.IdentitiesToRecheck(ctx, iss, later, 10)
+		if len(due) != 1 || due[0].RefreshToken != "rotated-a" {
+			t.Fatalf("after rotation: %+v", due)
+		}
+		if err := s.IdentityRefused(ctx, due[0].ID, "refused"); err != nil {
+			t.Fatal(err)
+		}
+		after, err := s.UserByID(ctx, a.ID)
+		if err != nil || after.SessionEpoch != a.SessionEpoch+1 || after.DisabledAt != nil {
+			t.Errorf("a after the refusal: %+v, %v; want its epoch moved, still enabled", after, err)
+		}
+		if due, _ := s.IdentitiesToRecheck(ctx, iss, later, 10); len(due) != 0 {
+			t.Errorf("a refused identity is due again: %+v", due)
+		}
+		if err := s.IdentityRefused(ctx, 999999, "refused"); !errors.Is(err, models.ErrNotFound) {
+			t.Errorf("refusing an unknown identity: %v", err)
+		}
+		if err := s.EnableUser(ctx, b.ID); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.EnableUser(ctx, b.ID); err != nil {
+			t.Fatalf("enabling twice: %v", err)
+		}
+		if err := s.EnableUser(ctx, 999999); !errors.Is(err, models.ErrNotFound) {
+			t.Errorf("enabling an unknown account: %v", err)
+		}
+		for id, want := range map[int64]int{a.ID: 1, b.ID: 2} {
+			if h, err := s.UserHistory(ctx, id); err != nil || len(h) != want {
+				t.Errorf("history of %d: %+v, %v; want %d entries", id, h, err, want)
+			}
+		}
+	})
+}
+
+// TestSaveSignInSettings: saved settings are read back normalised; an empty secret keeps the
+// saved one; bad ones are refused field by field, saving nothing.
+func TestSaveSignInSettings(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *models.Store) {
+		ctx := context.Background()
+		if _, saved, err := s.SignInSettings(ctx); err != nil || saved {
+			t.Fatalf("fresh: saved %v, %v", saved, err)
+		}
+		in := models.SignInSettings{Issuer: " https://id.example.com ", ClientID: "hs", ClientSecret: "s3cret", Name: "SSO",
+			AdminGroups: " ops,, sre ", DefaultRole: "", PasswordSignIn: "break-glass", BreakGlass: "Root@Example.com, ops@example.com"}
+		if err := s.SaveSignInSettings(ctx, in); err != nil {
+			t.Fatal(err)
+		}
+		in.ClientSecret = ""
+		in.Name = "Company SSO"
+		if err := s.SaveSignInSettings(ctx, in); err != nil {
+			t.Fatal(err)
+		}
+		got, saved, err := s.SignInSettings(ctx)
+		if err != nil || !saved || got.Issuer != "https://id.example.com" || got.ClientSecret != "s3cret" || got.AdminGroups != "ops, sre" ||
+			got.DefaultRole != models.RoleViewer || got.BreakGlass != "root@example.com, ops@example.com" || got.Name != "Company SSO" {
+			t.Errorf("read back %+v, %v, %v", got, saved, err)
+		}
+		bad := models.SignInSettings{Issuer: "ftp://x", DefaultRole: "owner", PasswordSignIn: "none", BreakGlass: "nope"}
+		err = s.SaveSignInSettings(ctx, bad)
+		var errs models.FieldErrors
+		if !errors.As(err, &errs) {
+			t.Fatalf("bad settings: %v", err)
+		}
+		for _, field := range []string{"issuer", "client_id", "default_role", "password_signin", "break_glass"} {
+			if errs.For(field) == "" {
+				t.Errorf("no message for %s: %+v", field, errs)
+			}
+		}
+		if again, _, _ := s.SignInSettings(ctx); again != got {
+			t.Errorf("a refused save changed the settings: %+v", again)
 		}
 	})
 }

@@ -19,6 +19,10 @@ func (s *Store) DisableUser(ctx context.Context, userID int64) (int64, error) {
 	var revoked int64
 	err := s.write.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		now := time.Now().UTC()
+		var before User
+		if err := tx.Select("id", "disabled_at").First(&before, userID).Error; err != nil {
+			return notFound(err, fmt.Sprintf("user %d", userID))
+		}
 		res := tx.Model(&User{}).Where("id = ?", userID).Updates(map[string]any{
 			"disabled_at": gorm.Expr("COALESCE(disabled_at, ?)", now), "session_epoch": gorm.Expr("session_epoch + 1"), "updated_at": now,
 		})
@@ -30,10 +34,46 @@ func (s *Store) DisableUser(ctx context.Context, userID int64) (int64, error) {
 		}
 		res = tx.Model(&APIToken{}).Where("user_id = ? AND revoked_at IS NULL", userID).Update("revoked_at", now)
 		revoked = res.RowsAffected
-		return res.Error
+		if res.Error != nil || before.DisabledAt != nil {
+			return res.Error
+		}
+		return recordUserChange(tx, actorFrom(ctx), userID, Change{Field: "disabled", Before: false, After: true})
 	})
 	if err != nil {
 		return 0, fmt.Errorf("disable user: %w", err)
 	}
 	return revoked, nil
+}
+
+// EnableUser lets a disabled account sign in again, by password or at the identity provider as
+// before; the sessions and API tokens that disabling ended stay ended. Enabling an enabled
+// account changes nothing and is not an error. The change is recorded in history.
+func (s *Store) EnableUser(ctx context.Context, userID int64) error {
+	err := s.write.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		var before User
+		if err := tx.Select("id", "disabled_at").First(&before, userID).Error; err != nil {
+			return notFound(err, fmt.Sprintf("user %d", userID))
+		}
+		if before.DisabledAt == nil {
+			return nil
+		}
+		if err := tx.Model(&User{}).Where("id = ?", userID).Updates(map[string]any{"disabled_at": nil, "updated_at": time.Now().UTC()}).Error; err != nil {
+			return err
+		}
+		return recordUserChange(tx, actorFrom(ctx), userID, Change{Field: "disabled", Before: true, After: false})
+	})
+	if err != nil {
+		return fmt.Errorf("enable user: %w", err)
+	}
+	return nil
+}
+
+// UserHistory lists the changes recorded of an account, newest first.
+func (s *Store) UserHistory(ctx context.Context, userID int64) ([]AuditEntry, error) {
+	var out []AuditEntry
+	err := s.read.WithContext(ctx).Where("entity = ? AND entity_id = ?", EntityUser, userID).Order("at DESC").Order("id DESC").Find(&out).Error
+	if err != nil {
+		return nil, fmt.Errorf("user %d history: %w", userID, err)
+	}
+	return out, nil
 }

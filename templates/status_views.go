@@ -113,6 +113,23 @@ type SettingsView struct {
 	Values models.StatusSettings
 	Errors models.FieldErrors
 	Saved  bool
+	SignIn SignInSettingsView
+}
+
+// SignInSettingsView is the settings page's form of how people sign in. The client secret is
+// never in it: SecretSet says only whether one is in force.
+type SignInSettingsView struct {
+	Values models.SignInSettings
+	Errors models.FieldErrors
+	Saved  bool
+	// FromFlags says the values are the server's flags, as no admin saved any yet.
+	FromFlags bool
+	SecretSet bool
+	// CallbackURL is the redirect URL to register at the provider.
+	CallbackURL string
+	// FlagBreakGlass are the break-glass emails of --break-glass-emails, which keep password
+	// sign-in whatever the form says.
+	FlagBreakGlass []string
 }
 
 // ImportView is the admin page that imports a file uploaded in the browser.

@@ -26,7 +26,7 @@ func TestNavigationReachesEveryArea(t *testing.T) {
 	check(t, "an admin has an Admin link", admin.get("/incidents"), http.StatusOK, []string{`<a href="/admin/users">Admin</a>`}, []string{`aria-label="Administration"`})
 	for path, current := range map[string]string{
 		"/admin/users":    `<a href="/admin/users" aria-current="page">Users</a>`,
-		"/admin/settings": `<a href="/admin/settings" aria-current="page">Status page</a>`,
+		"/admin/settings": `<a href="/admin/settings" aria-current="page">Settings</a>`,
 		"/admin/import":   `<a href="/admin/import" aria-current="page">Import</a>`,
 	} {
 		// Every admin page marks Admin in the main navigation and links the others.

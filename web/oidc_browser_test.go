@@ -68,4 +68,15 @@ func TestBrowserOIDCSignIn(t *testing.T) {
 	if u, _ := site.store.UserByID(context.Background(), vic.ID); u == nil || u.DisabledAt == nil {
 		t.Errorf("vic is not disabled: %+v", u)
 	}
+	screenshot(t, ctx, "oidc-users-enable")
+	steps(t, ctx, "enable vic again",
+		chromedp.Click(chromedp.CSS(row+`button[aria-label="Enable vic@example.com"]`)),
+		chromedp.WaitVisible(chromedp.CSS(row+"summary")),
+	)
+	if got := text(t, ctx, ".alert.success"); !strings.Contains(got, "Enabled vic@example.com") {
+		t.Errorf("after enabling, the page says %q", got)
+	}
+	if u, _ := site.store.UserByID(context.Background(), vic.ID); u == nil || u.DisabledAt != nil {
+		t.Errorf("vic is still disabled: %+v", u)
+	}
 }

@@ -34,6 +34,7 @@ type idpUser struct {
 	EmailVerified bool
 	Name          string
 	Groups        []string
+	Disabled      bool // the provider refuses the person's refresh tokens
 }
 
 // Defects of the ID tokens the provider issues, each an attack the client must refuse.
@@ -65,7 +66,7 @@ func startIdP(t testing.TB, users ...idpUser) *testIdP {
 		t.Fatal(err)
 	}
 	s := &idpStorage{key: key, forger: forger, users: map[string]*idpUser{}, requests: map[string]*idpAuthRequest{},
-		codes: map[string]string{}, tokens: map[string]string{}}
+		codes: map[string]string{}, tokens: map[string]string{}, refresh: map[string]*idpRefresh{}}
 	for n := range users {
 		u := users[n]
 		s.users[u.ID] = &u
@@ -74,7 +75,7 @@ func startIdP(t testing.TB, users ...idpUser) *testIdP {
 	mux := http.NewServeMux()
 	idp.Server = httptest.NewServer(mux)
 	t.Cleanup(idp.Close)
-	provider, err := op.NewOpenIDProvider(idp.URL, &op.Config{CryptoKey: sha256.Sum256([]byte("test idp")), CodeMethodS256: true},
+	provider, err := op.NewOpenIDProvider(idp.URL, &op.Config{CryptoKey: sha256.Sum256([]byte("test idp")), CodeMethodS256: true, GrantTypeRefreshToken: true},
 		s, op.WithAllowInsecure())
 	if err != nil {
 		t.Fatal(err)
@@ -121,6 +122,33 @@ func (p *testIdP) setDown(down bool) {
 	p.storage.down = down
 }
 
+// disable disables a person at the provider: their refresh tokens are refused from now on.
+func (p *testIdP) disable(userID string) {
+	p.storage.mu.Lock()
+	defer p.storage.mu.Unlock()
+	p.storage.users[userID].Disabled = true
+}
+
+// remove deletes a person at the provider.
+func (p *testIdP) remove(userID string) {
+	p.storage.mu.Lock()
+	defer p.storage.mu.Unlock()
+	delete(p.storage.users, userID)
+}
+
+// refreshes counts the refresh tokens the provider holds for a person.
+func (p *testIdP) refreshes(userID string) int {
+	p.storage.mu.Lock()
+	defer p.storage.mu.Unlock()
+	n := 0
+	for _, r := range p.storage.refresh {
+		if r.subject == userID {
+			n++
+		}
+	}
+	return n
+}
+
 func (p *testIdP) setRedirect(uri string) {
 	p.storage.mu.Lock()
 	defer p.storage.mu.Unlock()
@@ -140,7 +168,23 @@ type idpStorage struct {
 	requests map[string]*idpAuthRequest
 	codes    map[string]string // code → request id
 	tokens   map[string]string // access token id → subject
+	refresh  map[string]*idpRefresh
 }
+
+// idpRefresh is a refresh token's grant.
+type idpRefresh struct {
+	subject, clientID string
+	scopes            []string
+	authTime          time.Time
+}
+
+func (r *idpRefresh) GetAMR() []string             { return []string{"pwd"} }
+func (r *idpRefresh) GetAudience() []string        { return []string{r.clientID} }
+func (r *idpRefresh) GetAuthTime() time.Time       { return r.authTime }
+func (r *idpRefresh) GetClientID() string          { return r.clientID }
+func (r *idpRefresh) GetScopes() []string          { return r.scopes }
+func (r *idpRefresh) GetSubject() string           { return r.subject }
+func (r *idpRefresh) SetCurrentScopes(sc []string) { r.scopes = sc }
 
 func (s *idpStorage) downable(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -278,12 +322,38 @@ func (s *idpStorage) CreateAccessToken(_ context.Context, req op.TokenRequest) (
 	return id, time.Now().Add(5 * time.Minute), nil
 }
 
-func (s *idpStorage) CreateAccessAndRefreshTokens(context.Context, op.TokenRequest, string) (string, string, time.Time, error) {
-	return "", "", time.Time{}, errors.New("refresh tokens are not supported")
+// CreateAccessAndRefreshTokens issues a refresh token for offline_access, rotating the one
+// it was refreshed with.
+func (s *idpStorage) CreateAccessAndRefreshTokens(_ context.Context, req op.TokenRequest, current string) (string, string, time.Time, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	grant := &idpRefresh{subject: req.GetSubject(), clientID: idpClientID, authTime: time.Now().UTC()}
+	switch r := req.(type) {
+	case op.AuthRequest:
+		grant.scopes, grant.authTime = r.GetScopes(), r.GetAuthTime()
+	case op.RefreshTokenRequest:
+		grant.scopes, grant.authTime = r.GetScopes(), r.GetAuthTime()
+	}
+	delete(s.refresh, current)
+	id, refresh := rand.Text(), rand.Text()
+	s.tokens[id] = req.GetSubject()
+	s.refresh[refresh] = grant
+	return id, refresh, time.Now().Add(5 * time.Minute), nil
 }
 
-func (s *idpStorage) TokenRequestByRefreshToken(context.Context, string) (op.RefreshTokenRequest, error) {
-	return nil, op.ErrInvalidRefreshToken
+// TokenRequestByRefreshToken refuses the token of a person removed or disabled here, which the
+// op package answers invalid_grant.
+func (s *idpStorage) TokenRequestByRefreshToken(_ context.Context, token string) (op.RefreshTokenRequest, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	grant, ok := s.refresh[token]
+	if !ok {
+		return nil, op.ErrInvalidRefreshToken
+	}
+	if u, ok := s.users[grant.subject]; !ok || u.Disabled {
+		return nil, op.ErrInvalidRefreshToken
+	}
+	return grant, nil
 }
 
 func (s *idpStorage) TerminateSession(context.Context, string, string) error { return nil }
@@ -419,7 +489,9 @@ func (c *idpClient) AuthMethod() oidc.AuthMethod         { return oidc.AuthMetho
 func (c *idpClient) ResponseTypes() []oidc.ResponseType {
 	return []oidc.ResponseType{oidc.ResponseTypeCode}
 }
-func (c *idpClient) GrantTypes() []oidc.GrantType { return []oidc.GrantType{oidc.GrantTypeCode} }
+func (c *idpClient) GrantTypes() []oidc.GrantType {
+	return []oidc.GrantType{oidc.GrantTypeCode, oidc.GrantTypeRefreshToken}
+}
 func (c *idpClient) LoginURL(id string) string {
 	return "/login/auto?authRequestID=" + url.QueryEscape(id)
 }

@@ -24,11 +24,12 @@ import (
 
 // oidcSite is Hindsight served on loopback, signing in with a real provider.
 type oidcSite struct {
-	t     *testing.T
-	URL   string
-	store *models.Store
-	idp   *testIdP
-	log   *lockedLog
+	t      *testing.T
+	URL    string
+	store  *models.Store
+	idp    *testIdP
+	log    *lockedLog
+	signIn *handlers.SignIn // its Recheck is called by the tests, not on a timer
 }
 
 // The provider's people: an admin, an on-call responder, a viewer, and one whose email the
@@ -47,11 +48,16 @@ const breakGlassEmail = "root@example.com"
 // break-glass admin only; issuer, when not empty, replaces the provider's address.
 func newOIDCSite(t *testing.T, issuer string) *oidcSite {
 	t.Helper()
+	return newOIDCSiteOn(t, issuer, storetest.SQLite(t))
+}
+
+// newOIDCSiteOn is newOIDCSite over the given store.
+func newOIDCSiteOn(t *testing.T, issuer string, store *models.Store) *oidcSite {
+	t.Helper()
 	idp := startIdP(t, idpPeople...)
 	if issuer == "" {
 		issuer = idp.URL
 	}
-	store := storetest.SQLite(t)
 	if _, err := store.CreateUser(context.Background(), models.UserInput{Email: breakGlassEmail, Role: models.RoleAdmin, Password: testPassword}); err != nil {
 		t.Fatal(err)
 	}
@@ -59,15 +65,15 @@ func newOIDCSite(t *testing.T, issuer string) *oidcSite {
 	srv := httptest.NewUnstartedServer(nil)
 	base := "http://" + srv.Listener.Addr().String()
 	idp.setRedirect(base + handlers.OIDCCallbackPath)
-	srv.Config.Handler = web.New(web.Deps{
-		Store: store, Log: slog.New(slog.NewTextHandler(log, nil)), BaseURL: base,
-		OIDC: handlers.OIDCConfig{Issuer: issuer, ClientID: idpClientID, ClientSecret: idpClientSecret, Name: "Example ID",
+	logger := slog.New(slog.NewTextHandler(log, nil))
+	signIn := handlers.NewSignIn(store, logger,
+		handlers.OIDCConfig{Issuer: issuer, ClientID: idpClientID, ClientSecret: idpClientSecret, Name: "Example ID",
 			AdminGroups: []string{idpAdminGroup}, ResponderGroups: []string{idpResponderGroup}},
-		PasswordSignIn: handlers.PasswordSignIn{BreakGlassOnly: true, BreakGlass: []string{breakGlassEmail}},
-	})
+		handlers.PasswordSignIn{BreakGlassOnly: true, BreakGlass: []string{breakGlassEmail}})
+	srv.Config.Handler = web.New(web.Deps{Store: store, Log: logger, BaseURL: base, SignIn: signIn})
 	srv.Start()
 	t.Cleanup(srv.Close)
-	return &oidcSite{t: t, URL: base, store: store, idp: idp, log: log}
+	return &oidcSite{t: t, URL: base, store: store, idp: idp, log: log, signIn: signIn}
 }
 
 // lockedLog keeps the server's log for a test to read.
@@ -149,7 +155,7 @@ func (p *person) signIn(userID string) page {
 	p.t.Helper()
 	p.site.idp.signInAs(userID)
 	login := p.get("/login")
-	if !strings.Contains(login.body, `href="/login/oidc?next=%2F"`) || !strings.Contains(login.body, "Sign in with Example ID") {
+	if !strings.Contains(login.body, `href="/login/oidc?next=%2F"`) || !strings.Contains(login.body, "Sign in with ") {
 		p.t.Fatalf("the sign-in page has no provider button: %.2000s", login.body)
 	}
 	p.visited = nil

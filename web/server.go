@@ -56,6 +56,9 @@ type Deps struct {
 	OIDC handlers.OIDCConfig
 	// PasswordSignIn can turn password sign-in off for all but break-glass accounts.
 	PasswordSignIn handlers.PasswordSignIn
+	// SignIn, when set, is how people sign in, made by the caller from OIDC and PasswordSignIn
+	// so that it can run its re-checks (handlers.SignIn.RunRechecks); New makes one otherwise.
+	SignIn *handlers.SignIn
 }
 
 func pageCacheBytes(n int) int {
@@ -111,7 +114,10 @@ func New(deps Deps) *echo.Echo {
 		deps.Similar = models.NewSimilarKeeper(deps.Store, deps.Log)
 	}
 	h := &handlers.Handlers{Store: deps.Store, Log: deps.Log, BaseURL: deps.BaseURL, Sessions: sessions, Similar: deps.Similar, Fragments: handlers.NewFragments(pageCacheBytes(deps.PageCacheBytes)), Warmed: deps.Warmed}
-	h.OIDC, h.PasswordSignIn = handlers.NewOIDC(deps.OIDC), deps.PasswordSignIn
+	h.SignIn = deps.SignIn
+	if h.SignIn == nil {
+		h.SignIn = handlers.NewSignIn(deps.Store, deps.Log, deps.OIDC, deps.PasswordSignIn)
+	}
 	if n, err := deps.Store.CountUsers(context.Background()); err == nil && n == 0 {
 		h.SetupToken = deps.SetupToken
 		if h.SetupToken == "" {
@@ -222,8 +228,10 @@ func routes(r router, h *handlers.Handlers) {
 	r.post("/admin/users", Admin, h.UserCreate)
 	r.post("/admin/users/:id/role", Admin, h.UserRole)
 	r.post("/admin/users/:id/disable", Admin, h.UserDisable)
+	r.post("/admin/users/:id/enable", Admin, h.UserEnable)
 	r.get("/admin/settings", Admin, h.SettingsEdit)
 	r.post("/admin/settings", Admin, h.SettingsUpdate)
+	r.post("/admin/settings/sign-in", Admin, h.SignInSettingsUpdate)
 	r.get("/admin/import", Admin, h.ImportForm)
 	r.post(importPath, Admin, h.ImportUpload) // takes up to 20 MiB: see bodyLimits
 	r.get("/admin/trash", Admin, h.TrashList)

@@ -166,6 +166,7 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	maxPerAddress := fs.Int("max-in-flight-per-address", envInt("HINDSIGHT_MAX_IN_FLIGHT_PER_ADDRESS", web.DefaultMaxInFlightPerAddress), "requests one client address may have in flight, bodies still arriving included; past it, 429; -1 for no cap (env HINDSIGHT_MAX_IN_FLIGHT_PER_ADDRESS)")
 	pprofAddr := fs.String("pprof-addr", "", "serve Go's profiler (net/http/pprof) on this address, e.g. 127.0.0.1:6060; off when empty")
 	signIn := signInFlags(fs)
+	recheck := fs.Duration("oidc-recheck-interval", envDuration("HINDSIGHT_OIDC_RECHECK_INTERVAL", handlers.DefaultRecheckInterval), "how often the identity provider is asked again whether each signed-in account may stay; a refusal ends the account's sessions; 0 turns it off (env HINDSIGHT_OIDC_RECHECK_INTERVAL)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -199,6 +200,7 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	}
 	warmed := warmUp(ctx, store, log)
 	similar := models.NewSimilarKeeper(store, log)
+	signInWith := handlers.NewSignIn(store, log, oidcConfig, passwordSignIn)
 	if *pprofAddr != "" {
 		if err := servePprof(*pprofAddr, log); err != nil {
 			return err
@@ -208,7 +210,7 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 		Handler: web.New(web.Deps{
 			Store: store, Log: log, SecureCookies: *secure || useTLS, TrustedProxies: trusted, BaseURL: base,
 			MaxInFlight: *maxInFlight, MaxInFlightPerAddress: *maxPerAddress, Warmed: warmed, Similar: similar, PageCacheBytes: *pageCacheMB << 20,
-			OIDC: oidcConfig, PasswordSignIn: passwordSignIn,
+			SignIn: signInWith,
 		}),
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       30 * time.Second,
@@ -221,6 +223,7 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
 	go sweepExpired(ctx, store, log)
+	go signInWith.RunRechecks(ctx, *recheck)
 	go func() {
 		<-warmed // rank after the warm-up, which /readyz waits for
 		similar.Run(ctx)

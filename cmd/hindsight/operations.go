@@ -23,6 +23,14 @@ func envInt(name string, fallback int) int {
 	return fallback
 }
 
+// envDuration reads a duration such as 15m from the environment, or gives the fallback.
+func envDuration(name string, fallback time.Duration) time.Duration {
+	if d, err := time.ParseDuration(os.Getenv(name)); err == nil {
+		return d
+	}
+	return fallback
+}
+
 // warmUp warms the store's caches once in the background, the hot queries and then the default
 // insights, and closes the returned channel when it is done, whether it worked or not: /readyz
 // waits for it, and a failure is logged, never retried (the readiness probe asks the database
