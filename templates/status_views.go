@@ -20,8 +20,9 @@ type StatusHomeView struct {
 	Head        StatusHead
 	Indicator   string // Statuspage's none, minor, major, critical
 	Description string
-	Open        []StatusCard
-	Components  []StatusComponent
+	Open         []StatusCard
+	Maintenances []StatusMaintenanceCard // under way first, then those to come
+	Components   []StatusComponentRow
 	History     []StatusMonth
 	MoreHistory bool
 }
@@ -35,13 +36,6 @@ type StatusCard struct {
 	Started  time.Time
 	Services []string
 	Latest   *models.TimelineEvent
-}
-
-// StatusComponent is a service and its state: operational, degraded_performance, partial_outage
-// or major_outage.
-type StatusComponent struct {
-	Name   string
-	Status string
 }
 
 // StatusMonth is one month of the status page's history.
@@ -133,7 +127,7 @@ type ImportResult struct {
 	DryRun   bool
 	Written  bool
 	Invalid  bool
-	Counts   [5]int // created, updated, unchanged, skipped, invalid
+	Counts   [6]int // created, updated, unchanged, skipped, invalid, kept as planned maintenance
 	Text     string
 	Rows     []ImportRow
 	Omitted  int
