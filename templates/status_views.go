@@ -17,14 +17,14 @@ type StatusHead struct {
 // StatusHomeView is the status page: the overall state, the open public incidents, each
 // service's state and the history by month.
 type StatusHomeView struct {
-	Head        StatusHead
-	Indicator   string // Statuspage's none, minor, major, critical
-	Description string
+	Head         StatusHead
+	Indicator    string // Statuspage's none, minor, major, critical
+	Description  string
 	Open         []StatusCard
 	Maintenances []StatusMaintenanceCard // under way first, then those to come
 	Components   []StatusComponentRow
-	History     []StatusMonth
-	MoreHistory bool
+	History      []StatusMonth
+	MoreHistory  bool
 }
 
 // StatusCard is an open incident on the status page with its latest public update.

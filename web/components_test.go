@@ -313,6 +313,6 @@ func TestMaintenance(t *testing.T) {
 		if n := tableRows(t, store, "maintenance_updates"); n != 1 {
 			t.Errorf("%d maintenance updates left, want the private one's", n)
 		}
-		
+
 	})
 }

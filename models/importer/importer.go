@@ -79,7 +79,7 @@ const (
 	Skip      Action = "skip"
 	// Maintain is a record kept as planned maintenance, created or replaced.
 	Maintain Action = "maintenance"
-	Invalid   Action = "invalid"
+	Invalid  Action = "invalid"
 )
 
 // Result is the outcome for one record.

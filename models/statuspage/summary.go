@@ -16,9 +16,9 @@ type Status struct {
 // SummaryDocument is the summary.json shape: the page, its components, its unresolved incidents,
 // its scheduled maintenances and its overall status.
 type SummaryDocument struct {
-	Page                  Page        `json:"page"`
-	Components            []Component `json:"components"`
-	Incidents             []Incident  `json:"incidents"`
+	Page                  Page          `json:"page"`
+	Components            []Component   `json:"components"`
+	Incidents             []Incident    `json:"incidents"`
 	ScheduledMaintenances []Maintenance `json:"scheduled_maintenances"`
 	Status                Status        `json:"status"`
 }
