@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -315,4 +316,68 @@ func TestMaintenance(t *testing.T) {
 		}
 
 	})
+}
+
+// seedStatusExtras gives the status page of the sample incidents what they lack for pictures
+// and the accessibility check: a public incident in the last 90 days, so the uptime bars show
+// impact, planned maintenance under way and to come, and a group.
+func seedStatusExtras(t testing.TB, store *models.Store) {
+	t.Helper()
+	ctx := context.Background()
+	now := time.Now().UTC().Truncate(time.Minute)
+	ago := func(d time.Duration) *time.Time { at := now.Add(-d); return &at }
+	windows := []models.WindowInput{
+		{StartedAt: *ago(20 * 24 * time.Hour), EndedAt: ago(20*24*time.Hour - 90*time.Minute), Level: "major_outage", Services: []string{"Orchestrator"}},
+		{StartedAt: *ago(20*24*time.Hour - 90*time.Minute), EndedAt: ago(20*24*time.Hour - 4*time.Hour), Level: "degraded", Services: []string{"Orchestrator", "Gateway"}},
+	}
+	timeline := []models.EventInput{{At: *ago(20 * 24 * time.Hour), Kind: "status_update", Status: "investigating", Body: "Jobs are failing to start.", Public: true}}
+	in := models.IncidentInput{
+		Title: "Orchestrator jobs failing to start", Severity: "sev2", Status: "resolved", TimeZone: "UTC", Public: true, PostmortemState: "none",
+		Services: []string{"Orchestrator", "Gateway"}, Milestones: models.Milestones{StartedAt: ago(20 * 24 * time.Hour), ResolvedAt: ago(20*24*time.Hour - 4*time.Hour)},
+	}
+	if _, err := store.CreateIncident(ctx, in, models.Children{Timeline: &timeline, ImpactWindows: &windows}); err != nil {
+		t.Fatal(err)
+	}
+	degraded := []models.WindowInput{{StartedAt: *ago(3 * 24 * time.Hour), EndedAt: ago(3*24*time.Hour - 40*time.Minute), Level: "partial_outage", Services: []string{"Authorization Service"}}}
+	in2 := models.IncidentInput{
+		Title: "Sign-in slow for some organizations", Severity: "sev3", Status: "resolved", TimeZone: "UTC", Public: true, PostmortemState: "none",
+		Services: []string{"Authorization Service"}, Milestones: models.Milestones{StartedAt: ago(3 * 24 * time.Hour), ResolvedAt: ago(3*24*time.Hour - 40*time.Minute)},
+	}
+	if _, err := store.CreateIncident(ctx, in2, models.Children{ImpactWindows: &degraded}); err != nil {
+		t.Fatal(err)
+	}
+	list, err := store.ListComponents(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]int64{}
+	for _, c := range list {
+		ids[c.Name] = c.ID
+	}
+	group, err := store.SaveComponent(ctx, 0, models.ComponentInput{Name: "Identity", IsGroup: true, Position: 0, Description: "Signing in and organizations"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"Authorization Service", "Organization Service"} {
+		for _, c := range list {
+			if c.Name == name {
+				in := models.ComponentInput{Name: c.Name, Position: c.Position, Showcase: true, Services: c.ServiceNames(), GroupID: group.ID}
+				if _, err := store.SaveComponent(ctx, c.ID, in); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	if _, err := store.CreateMaintenance(ctx, models.MaintenanceInput{
+		Title: "Gateway certificate rotation", ScheduledFor: now.Add(-30 * time.Minute), ScheduledUntil: now.Add(90 * time.Minute), Public: true,
+		Components: []int64{ids["Gateway"]},
+	}, models.MaintenanceUpdateInput{Status: models.MaintenanceInProgress, Body: "The rotation has begun; requests may be retried."}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.CreateMaintenance(ctx, models.MaintenanceInput{
+		Title: "Orchestrator database upgrade", ScheduledFor: now.Add(72 * time.Hour), ScheduledUntil: now.Add(74 * time.Hour), Public: true,
+		Components: []int64{ids["Orchestrator"]},
+	}, models.MaintenanceUpdateInput{Status: models.MaintenanceScheduled, Body: "Jobs queue for up to **two hours** while the database is upgraded."}); err != nil {
+		t.Fatal(err)
+	}
 }
