@@ -75,6 +75,12 @@ func (s Summary) Write(w io.Writer, verbose bool) error {
 		}
 		return nil
 	})
+	group("Kept as planned maintenance", func(r Result) []string {
+		if r.Action == Maintain {
+			return []string{r.Reason}
+		}
+		return nil
+	})
 	group("Invalid", func(r Result) []string {
 		var out []string
 		for _, fe := range r.Errors {
