@@ -119,8 +119,8 @@ func readUpload(fh *multipart.FileHeader) ([]byte, error) {
 func importResult(s importer.Summary, files []string, invalid bool) *templates.ImportResult {
 	r := &templates.ImportResult{
 		Files: files, DryRun: s.DryRun, Invalid: invalid,
-		Written: !s.DryRun && !invalid && s.Created+s.Updated > 0,
-		Counts:  [5]int{s.Created, s.Updated, s.Unchanged, s.Skipped, s.Bad},
+		Written: !s.DryRun && !invalid && s.Created+s.Updated+s.Maintenances > 0,
+		Counts:  [6]int{s.Created, s.Updated, s.Unchanged, s.Skipped, s.Bad, s.Maintenances},
 	}
 	var text strings.Builder
 	_ = s.Write(&text, false)
@@ -149,7 +149,7 @@ func importResult(s importer.Summary, files []string, invalid bool) *templates.I
 		switch res.Action {
 		case importer.Update:
 			detail = append(detail, "changes "+strings.Join(res.Changes, ", "))
-		case importer.Skip:
+		case importer.Skip, importer.Maintain:
 			detail = append(detail, res.Reason)
 		case importer.Invalid:
 			for _, fe := range res.Errors {

@@ -42,7 +42,8 @@ func (h *Handlers) serveStatusJSON(c echo.Context, build func(ctx context.Contex
 	})
 }
 
-// unresolvedDocument exports the open public incidents and the services' states they imply.
+// unresolvedDocument exports the open public incidents and the components' states they and the
+// maintenance under way imply.
 func (h *Handlers) unresolvedDocument(ctx context.Context, page statuspage.Page, loc *time.Location) ([]statuspage.Incident, []statuspage.Component, error) {
 	open, _, err := h.Store.PublicIncidents(ctx, models.PublicFilter{OpenOnly: true, Limit: statusAPIUnresolved})
 	if err != nil {
@@ -52,15 +53,16 @@ func (h *Handlers) unresolvedDocument(ctx context.Context, page statuspage.Page,
 	if err != nil {
 		return nil, nil, err
 	}
-	services, err := h.Store.PublicServices(ctx)
+	now := time.Now()
+	st, err := h.componentState(ctx, open, now)
 	if err != nil {
 		return nil, nil, err
 	}
-	updated := time.Now()
+	updated := now
 	if page.UpdatedAt != nil {
 		updated = *page.UpdatedAt
 	}
-	components := statuspage.ExportComponents(services, models.ServiceLevels(open, time.Now()), page, updated)
+	components := statuspage.ExportComponents(st.components, st.statuses, page, updated)
 	return incidents, components, nil
 }
 
@@ -72,9 +74,13 @@ func (h *Handlers) StatusAPISummary(c echo.Context) error {
 		if err != nil {
 			return nil, err
 		}
+		maintenances, err := h.exportMaintenances(ctx, maintenanceOpen, page, time.Now())
+		if err != nil {
+			return nil, err
+		}
 		return statuspage.SummaryDocument{
 			Page: page, Components: components, Incidents: incidents,
-			ScheduledMaintenances: []statuspage.Incident{}, Status: statuspage.OverallStatus(incidents),
+			ScheduledMaintenances: maintenances, Status: statuspage.OverallStatus(incidents),
 		}, nil
 	})
 }

@@ -16,7 +16,8 @@ import (
 const statusHomeHistory = 25
 
 // StatusHome serves the public status page: the overall state, the open public incidents with
-// their latest public update, each service's state and the recent history by month.
+// their latest public update, the maintenance under way and to come, each component's state
+// with its uptime bar, and the recent history by month.
 func (h *Handlers) StatusHome(c echo.Context) error {
 	return h.serveStatus(c, echo.MIMETextHTMLCharsetUTF8, func(ctx context.Context) ([]byte, error) {
 		head, err := h.statusHead(ctx, "")
@@ -27,7 +28,12 @@ func (h *Handlers) StatusHome(c echo.Context) error {
 		if err != nil {
 			return nil, err
 		}
-		services, err := h.Store.PublicServices(ctx)
+		now := time.Now()
+		st, err := h.componentState(ctx, open, now)
+		if err != nil {
+			return nil, err
+		}
+		impacted, err := h.Store.PublicIncidentsImpactedSince(ctx, uptimeFrom(now, head.Location))
 		if err != nil {
 			return nil, err
 		}
@@ -51,10 +57,8 @@ func (h *Handlers) StatusHome(c echo.Context) error {
 		}
 		overall := statuspage.OverallStatus(exported)
 		view.Indicator, view.Description = overall.Indicator, overall.Description
-		levels := models.ServiceLevels(open, time.Now())
-		for _, sv := range services {
-			view.Components = append(view.Components, templates.StatusComponent{Name: sv.Name, Status: statuspage.ComponentStatus(levels[sv.Name])})
-		}
+		view.Components = statusComponentRows(st, impacted, now, head.Location)
+		view.Maintenances = maintenanceCards(st.maintenances, now)
 		var history []models.Incident
 		for _, inc := range past {
 			if inc.Status == "resolved" && len(history) < statusHomeHistory {

@@ -39,8 +39,9 @@ type ImportItem struct {
 // ids in the order of items. Every change goes into the history, attributed to the context's
 // actor, as single writes do. Importing GitHub's 1,282 incidents one transaction each took 6.9 s
 // on SQLite against 0.3 s here, and a failure half-way would have left half a history behind.
-func (s *Store) ImportIncidents(ctx context.Context, items []ImportItem) ([]int64, error) {
-	if len(items) == 0 {
+// Maintenances read with the incidents are written in the same transaction.
+func (s *Store) ImportIncidents(ctx context.Context, items []ImportItem, maintenances ...MaintenanceImport) ([]int64, error) {
+	if len(items) == 0 && len(maintenances) == 0 {
 		return nil, nil
 	}
 	ids := make([]int64, len(items))
@@ -96,6 +97,9 @@ func (s *Store) ImportIncidents(ctx context.Context, items []ImportItem) ([]int6
 					return err
 				}
 			}
+		}
+		if err := importMaintenances(tx, maintenances); err != nil {
+			return err
 		}
 		return h.write(tx)
 	})

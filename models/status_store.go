@@ -122,19 +122,6 @@ func (s *Store) PublicIncidentList(ctx context.Context, limit, offset int) ([]In
 	return incidents, total, nil
 }
 
-// PublicServices lists the services named by public incidents, by name: the components of the
-// status page. Services only private incidents name stay unknown to the public.
-func (s *Store) PublicServices(ctx context.Context) ([]Service, error) {
-	var services []Service
-	err := s.read.WithContext(ctx).Model(&Service{}).
-		Where("id IN (SELECT incident_services.service_id FROM incident_services JOIN incidents ON incidents.id = incident_services.incident_id WHERE incidents.public AND incidents.deleted_at IS NULL)").
-		Order("name").Find(&services).Error
-	if err != nil {
-		return nil, fmt.Errorf("list public services: %w", err)
-	}
-	return services, nil
-}
-
 // PublicUpdatedAt is when a public incident last changed, or nil when there is none.
 func (s *Store) PublicUpdatedAt(ctx context.Context) (*time.Time, error) {
 	var incidents []Incident

@@ -17,13 +17,14 @@ type StatusHead struct {
 // StatusHomeView is the status page: the overall state, the open public incidents, each
 // service's state and the history by month.
 type StatusHomeView struct {
-	Head        StatusHead
-	Indicator   string // Statuspage's none, minor, major, critical
-	Description string
-	Open        []StatusCard
-	Components  []StatusComponent
-	History     []StatusMonth
-	MoreHistory bool
+	Head         StatusHead
+	Indicator    string // Statuspage's none, minor, major, critical
+	Description  string
+	Open         []StatusCard
+	Maintenances []StatusMaintenanceCard // under way first, then those to come
+	Components   []StatusComponentRow
+	History      []StatusMonth
+	MoreHistory  bool
 }
 
 // StatusCard is an open incident on the status page with its latest public update.
@@ -35,13 +36,6 @@ type StatusCard struct {
 	Started  time.Time
 	Services []string
 	Latest   *models.TimelineEvent
-}
-
-// StatusComponent is a service and its state: operational, degraded_performance, partial_outage
-// or major_outage.
-type StatusComponent struct {
-	Name   string
-	Status string
 }
 
 // StatusMonth is one month of the status page's history.
@@ -150,7 +144,7 @@ type ImportResult struct {
 	DryRun   bool
 	Written  bool
 	Invalid  bool
-	Counts   [5]int // created, updated, unchanged, skipped, invalid
+	Counts   [6]int // created, updated, unchanged, skipped, invalid, kept as planned maintenance
 	Text     string
 	Rows     []ImportRow
 	Omitted  int

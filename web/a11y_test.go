@@ -65,6 +65,7 @@ func a11yServer(t *testing.T) (*httptest.Server, *echo.Echo) {
 	if _, err := demo.Load(ctx, store); err != nil {
 		t.Fatal(err)
 	}
+	seedStatusExtras(t, store)
 	e := web.New(web.Deps{Store: store, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	srv := httptest.NewServer(e)
 	t.Cleanup(srv.Close)
@@ -189,7 +190,7 @@ func htmlPages(t *testing.T, srv *httptest.Server, e *echo.Echo) []string {
 			break
 		}
 	}
-	ids := map[string]int64{"/incidents/": incident, "/follow-ups/": followUp}
+	ids := map[string]int64{"/incidents/": incident, "/follow-ups/": followUp, "/maintenance/": 1, "/admin/components/": 1}
 	// The public status page links its incidents.
 	if _, body := get("/status"); statusLink.MatchString(body) {
 		var id int64

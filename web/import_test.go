@@ -95,7 +95,7 @@ func TestImportUpload(t *testing.T) {
 		"2023-07-06-jira-outage.md":    readFile(t, "../testdata/cstate/2023-07-06-jira-outage.md"),
 		"2023-05-16-ci-maintenance.md": readFile(t, "../testdata/cstate/2023-05-16-ci-maintenance.md"),
 	})
-	check(t, "cstate dry run", r, http.StatusOK, []string{"would create 2", "would skip 1"}, nil)
+	check(t, "cstate dry run", r, http.StatusOK, []string{"would create 2", "would skip 0", "planned maintenance kept 1"}, nil)
 	check(t, "a JSON file as cState", a.upload(map[string]string{"format": "cstate"}, map[string][]byte{"github.json": excerpt}), http.StatusUnprocessableEntity,
 		[]string{"github.json is not a Markdown file"}, nil)
 	check(t, "not JSON", a.upload(map[string]string{"format": "statuspage"}, map[string][]byte{"notes.json": []byte("hello")}), http.StatusUnprocessableEntity,

@@ -198,8 +198,8 @@ func routes(r router, h *handlers.Handlers) {
 	r.get("/status/api/v2/incidents.json", Public, h.StatusAPIIncidents)
 	r.get("/status/api/v2/incidents/unresolved.json", Public, h.StatusAPIUnresolved)
 	r.get("/status/api/v2/scheduled-maintenances.json", Public, h.StatusAPIMaintenances)
-	r.get("/status/api/v2/scheduled-maintenances/upcoming.json", Public, h.StatusAPIMaintenances)
-	r.get("/status/api/v2/scheduled-maintenances/active.json", Public, h.StatusAPIMaintenances)
+	r.get("/status/api/v2/scheduled-maintenances/upcoming.json", Public, h.StatusAPIMaintenancesUpcoming)
+	r.get("/status/api/v2/scheduled-maintenances/active.json", Public, h.StatusAPIMaintenancesActive)
 	// The same API at the root, where Statuspage clients look: they replace a page's whole path
 	// with /api/v2/…, since a status page lives at the root of its own host.
 	r.get("/api/v2/summary.json", Public, h.StatusAPISummary)
@@ -208,8 +208,8 @@ func routes(r router, h *handlers.Handlers) {
 	r.get("/api/v2/incidents.json", Public, h.StatusAPIIncidents)
 	r.get("/api/v2/incidents/unresolved.json", Public, h.StatusAPIUnresolved)
 	r.get("/api/v2/scheduled-maintenances.json", Public, h.StatusAPIMaintenances)
-	r.get("/api/v2/scheduled-maintenances/upcoming.json", Public, h.StatusAPIMaintenances)
-	r.get("/api/v2/scheduled-maintenances/active.json", Public, h.StatusAPIMaintenances)
+	r.get("/api/v2/scheduled-maintenances/upcoming.json", Public, h.StatusAPIMaintenancesUpcoming)
+	r.get("/api/v2/scheduled-maintenances/active.json", Public, h.StatusAPIMaintenancesActive)
 
 	r.get("/login", Public, h.LoginForm)
 	r.post("/login", Public, h.Login)
@@ -234,8 +234,22 @@ func routes(r router, h *handlers.Handlers) {
 	r.post("/admin/settings/sign-in", Admin, h.SignInSettingsUpdate)
 	r.get("/admin/import", Admin, h.ImportForm)
 	r.post(importPath, Admin, h.ImportUpload) // takes up to 20 MiB: see bodyLimits
+	r.get("/admin/components", Admin, h.ComponentList)
+	r.post("/admin/components", Admin, h.ComponentSave)
+	r.post("/admin/components/:id", Admin, h.ComponentSave)
+	r.get("/admin/components/:id/delete", Admin, h.ComponentDeleteConfirm) // asks first
+	r.post("/admin/components/:id/delete", Admin, h.ComponentDelete)
 	r.get("/admin/trash", Admin, h.TrashList)
 	r.post("/admin/trash/:id/restore", Admin, h.IncidentRestore)
+
+	// Planned maintenance: anyone signed in sees it, responders schedule and update it.
+	r.get("/maintenance", Viewer, h.MaintenanceList)
+	r.post("/maintenance", Responder, h.MaintenanceCreate)
+	r.get("/maintenance/:id", Viewer, h.MaintenanceShow)
+	r.post("/maintenance/:id", Responder, h.MaintenanceUpdate)
+	r.post("/maintenance/:id/updates", Responder, h.MaintenancePost)
+	r.get("/maintenance/:id/delete", Responder, h.MaintenanceDeleteConfirm) // asks first
+	r.post("/maintenance/:id/delete", Responder, h.MaintenanceDelete)
 
 	r.get("/incidents", Viewer, h.IncidentList)
 	r.get("/incidents/new", Responder, h.IncidentNew)

@@ -24,7 +24,7 @@ const importUsage = `Usage:
 Flags:
   --dry-run               show what would change and write nothing
   --skip-invalid          import the valid records when some are invalid
-  --include-maintenance   import planned maintenance too (skipped by default)
+  --include-maintenance   import planned maintenance as incidents (by default it is kept as planned maintenance)
   --verbose               list every record
   --database URL          SQLite file or postgres:// URL (env HINDSIGHT_DATABASE_URL)
 `
@@ -41,7 +41,7 @@ func importCommand(ctx context.Context, args []string, stdout io.Writer) error {
 	fs.Usage = func() { fmt.Fprint(stdout, importUsage) }
 	dryRun := fs.Bool("dry-run", false, "show what would change and write nothing")
 	skipInvalid := fs.Bool("skip-invalid", false, "import the valid records when some are invalid")
-	maintenance := fs.Bool("include-maintenance", false, "import planned maintenance too")
+	maintenance := fs.Bool("include-maintenance", false, "import planned maintenance as incidents instead of as planned maintenance")
 	verbose := fs.Bool("verbose", false, "list every record")
 	database := databaseFlag(fs)
 	positional, err := parseInterleaved(fs, args)

@@ -26,7 +26,8 @@ func TestImportExportCommands(t *testing.T) {
 		t.Fatalf("re-import: %v\n%s", err, out)
 	}
 	out, err = runCLI(t, "", "import", "cstate", "../../testdata/cstate", "--database", db)
-	if err != nil || !strings.Contains(out, "created 13") || !strings.Contains(out, "planned maintenance") {
+	if err != nil || !strings.Contains(out, "created 13") || !strings.Contains(out, "planned maintenance kept 6") ||
+		!strings.Contains(out, "Kept as planned maintenance") {
 		t.Fatalf("cstate: %v\n%s", err, out)
 	}
 

@@ -22,8 +22,9 @@ const Source = "cstate"
 
 // ParseOptions change what Parse imports.
 type ParseOptions struct {
-	// IncludeMaintenance imports planned maintenance and informational posts too; by default they
-	// are skipped, with the reason, since they are not incidents.
+	// IncludeMaintenance imports planned maintenance and informational posts as incidents, as
+	// Hindsight did before it kept maintenance; by default planned maintenance becomes a
+	// maintenance record (Record.Maintenance) and informational posts are skipped.
 	IncludeMaintenance bool
 }
 
@@ -80,7 +81,12 @@ func Parse(data []byte, name string, opts ParseOptions) importer.Record {
 	in.Title = strings.TrimSpace(fm.values["title"])
 
 	if reason := planned(fm, base); reason != "" && !opts.IncludeMaintenance {
-		rec.Skip = reason
+		if strings.HasPrefix(reason, "informational") {
+			rec.Skip = reason
+			return rec
+		}
+		rec.MaintenanceReason = reason
+		rec.Maintenance = maintenance(&rec, fm, body)
 		return rec
 	}
 
@@ -150,6 +156,60 @@ func Parse(data []byte, name string, opts ParseOptions) importer.Record {
 	}
 	rec.Children.Timeline = &timeline
 	return rec
+}
+
+// maintenance maps a planned maintenance file to Hindsight's maintenance record: scheduled
+// from date to resolvedWhen (else date plus duration minutes, as cState's own maintenance
+// posts give it), its affected components, and its messages as updates: the first scheduled,
+// the final completed, those between in progress.
+func maintenance(rec *importer.Record, fm frontMatter, body []byte) *models.MaintenanceImport {
+	mi := &models.MaintenanceImport{Source: Source, ExternalID: rec.Input.ExternalID, ComponentNames: fm.lists["affected"]}
+	mi.Input.Title, mi.Input.Public = rec.Input.Title, true
+	start, ok := ParseDate(fm.values["date"])
+	switch {
+	case fm.values["date"] == "":
+		rec.Errors.Add("date", "This field is required.")
+	case !ok:
+		rec.Errors.Add("date", badDate(fm.values["date"]))
+	}
+	if start == nil {
+		return mi
+	}
+	mi.Input.ScheduledFor, mi.Input.ScheduledUntil = *start, *start
+	resolved, _ := parseBool(fm.values["resolved"])
+	var end *time.Time
+	if raw := fm.values["resolvedWhen"]; raw != "" {
+		if t, ok := ParseDate(raw); ok {
+			end = t
+			mi.Input.ScheduledUntil = *t
+		} else {
+			rec.Errors.Add("resolvedWhen", badDate(raw))
+		}
+	} else if minutes, err := strconv.Atoi(strings.TrimSpace(fm.values["duration"])); err == nil && minutes > 0 {
+		mi.Input.ScheduledUntil = start.Add(time.Duration(minutes) * time.Minute)
+	} else {
+		rec.Warnings = append(rec.Warnings, "maintenance without resolvedWhen or duration: its end is taken to be its start")
+	}
+	if !resolved {
+		end = nil
+	}
+	for n, ev := range messages(rec, body, *start, end) {
+		status := models.MaintenanceInProgress
+		switch {
+		case ev.Status == "resolved":
+			status = models.MaintenanceCompleted
+		case n == 0:
+			status = models.MaintenanceScheduled
+		}
+		mi.Updates = append(mi.Updates, models.MaintenanceUpdateInput{Status: status, Body: ev.Body, At: ev.At})
+	}
+	if resolved && (len(mi.Updates) == 0 || mi.Updates[len(mi.Updates)-1].Status != models.MaintenanceCompleted) {
+		mi.Updates = append(mi.Updates, models.MaintenanceUpdateInput{Status: models.MaintenanceCompleted, At: mi.Input.ScheduledUntil})
+	}
+	if len(mi.Updates) == 0 {
+		mi.Updates = []models.MaintenanceUpdateInput{{Status: models.MaintenanceScheduled, At: *start}}
+	}
+	return mi
 }
 
 var maintenanceWord = regexp.MustCompile(`(?i)\bmaintenances?\b`)

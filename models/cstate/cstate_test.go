@@ -51,21 +51,24 @@ func TestEveryFileParses(t *testing.T) {
 		if len(records) != 19 {
 			t.Errorf("%s: %d records, want 19", dir, len(records))
 		}
-		skipped := 0
+		kept := 0
 		for _, r := range records {
 			if r.Skip != "" {
-				skipped++
-				if !strings.Contains(r.Skip, "maintenance") {
-					t.Errorf("%s skipped for %q", r.Name(), r.Skip)
-				}
+				t.Errorf("%s skipped for %q", r.Name(), r.Skip)
 				continue
+			}
+			if r.Maintenance != nil {
+				kept++
+				if !strings.Contains(r.MaintenanceReason, "maintenance") {
+					t.Errorf("%s kept as maintenance for %q", r.Name(), r.MaintenanceReason)
+				}
 			}
 			if errs := importer.Check(r); len(errs) > 0 {
 				t.Errorf("%s: %v", r.Name(), errs)
 			}
 		}
-		if skipped != 6 {
-			t.Errorf("%s: %d maintenance files skipped, want 6", dir, skipped)
+		if kept != 6 {
+			t.Errorf("%s: %d maintenance files kept as maintenance, want 6", dir, kept)
 		}
 		// With maintenance included, every file is a valid incident.
 		all, err := cstate.ParseDir(dir, cstate.ParseOptions{IncludeMaintenance: true})
@@ -135,8 +138,18 @@ func TestMapping(t *testing.T) {
 	if notice.Input.Severity != "sev4" || (*notice.Children.ImpactWindows)[0].Level != "degraded" || len(*notice.Children.Timeline) != 1 {
 		t.Errorf("notice = %+v", notice)
 	}
-	if r := record(t, "2023-05-16-ci-maintenance.md"); !strings.Contains(r.Skip, "maintenance") {
-		t.Errorf("maintenance not skipped: %q", r.Skip)
+	r := record(t, "2023-05-16-ci-maintenance.md")
+	m := r.Maintenance
+	if m == nil || r.Skip != "" {
+		t.Fatalf("maintenance not kept as maintenance: %+v", r)
+	}
+	if m.Input.Title != "Maintenance on ci.jenkins.io" || !m.Input.ScheduledFor.Equal(time.Date(2023, 5, 16, 11, 0, 0, 0, time.UTC)) ||
+		!m.Input.ScheduledUntil.Equal(time.Date(2023, 5, 16, 13, 0, 0, 0, time.UTC)) || !slices.Equal(m.ComponentNames, []string{"ci.jenkins.io"}) || !m.Input.Public {
+		t.Errorf("maintenance = %+v", m)
+	}
+	if n := len(m.Updates); n != 2 || m.Updates[0].Status != models.MaintenanceScheduled || m.Updates[n-1].Status != models.MaintenanceCompleted ||
+		!strings.Contains(m.Updates[0].Body, "security advisory") || !m.Updates[n-1].At.Equal(m.Input.ScheduledUntil) {
+		t.Errorf("maintenance updates = %+v", m.Updates)
 	}
 }
 
@@ -213,8 +226,26 @@ func TestImport(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if summary.Created != 13 || summary.Skipped != 6 {
+		if summary.Created != 13 || summary.Skipped != 0 || summary.Maintenances != 6 {
 			t.Fatalf("summary = %+v", summary)
+		}
+		// The six planned maintenance files are kept as maintenance records, with their
+		// components, and a re-import replaces them rather than adding them again.
+		list, err := s.ListMaintenances(ctx, models.MaintenanceFilter{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(list) != 6 {
+			t.Fatalf("%d maintenances stored, want 6", len(list))
+		}
+		byID := map[string]models.Maintenance{}
+		for _, m := range list {
+			byID[m.ExternalID] = m
+		}
+		ci := byID["2023-05-16-ci-maintenance"]
+		if ci.Source != cstate.Source || ci.Status != models.MaintenanceCompleted || len(ci.Components) != 1 || ci.Components[0].Name != "ci.jenkins.io" ||
+			len(ci.Updates) != 2 || !ci.Public || !ci.ScheduledUntil.Equal(time.Date(2023, 5, 16, 13, 0, 0, 0, time.UTC)) {
+			t.Errorf("stored maintenance = %+v", ci)
 		}
 		again, err := importer.Run(ctx, s, records, importer.Options{})
 		if err != nil {
@@ -222,6 +253,9 @@ func TestImport(t *testing.T) {
 		}
 		if again.Created != 0 || again.Unchanged != 13 {
 			t.Errorf("re-import = %+v", again)
+		}
+		if list, err := s.ListMaintenances(ctx, models.MaintenanceFilter{}); err != nil || len(list) != 6 {
+			t.Errorf("after re-import %d maintenances (%v), want 6", len(list), err)
 		}
 		id, err := s.FindBySource(ctx, cstate.Source, "2024-07-02-publicheathscore-outage")
 		if err != nil {

@@ -34,6 +34,13 @@ func FuzzParse(f *testing.F) {
 			if errs := importer.Check(r); r.Skip != "" || len(errs) > 0 {
 				continue
 			}
+			if m := r.Maintenance; m != nil {
+				// A valid maintenance has a schedule that ends no earlier than it starts.
+				if m.Input.ScheduledFor.IsZero() || m.Input.ScheduledUntil.Before(m.Input.ScheduledFor) || len(m.Updates) == 0 {
+					t.Fatalf("%s: a valid maintenance with a bad schedule or no update: %+v", r.Name(), m)
+				}
+				continue
+			}
 			if r.Input.Milestones.StartedAt == nil {
 				t.Fatalf("a valid record without a start: %+v", r.Input)
 			}

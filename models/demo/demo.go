@@ -5,6 +5,7 @@ package demo
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"hindsight/models"
@@ -39,7 +40,32 @@ func Load(ctx context.Context, s *models.Store) (int, error) {
 		}
 		added++
 	}
-	return added, nil
+	return added, components(ctx, s)
+}
+
+// components gives the demo's status page a component for each service its public samples
+// name, as the migration that brought components did for existing data, unless someone has set
+// components up already.
+func components(ctx context.Context, s *models.Store) error {
+	existing, err := s.ListComponents(ctx)
+	if err != nil || len(existing) > 0 {
+		return err
+	}
+	var names []string
+	for _, sample := range Incidents() {
+		if sample.Incident.Public {
+			names = append(names, sample.Incident.Services...)
+		}
+	}
+	names = models.UniqueNames(names)
+	slices.Sort(names)
+	for n, name := range names {
+		in := models.ComponentInput{Name: name, Position: n + 1, Showcase: true, Services: []string{name}}
+		if _, err := s.SaveComponent(ctx, 0, in); err != nil {
+			return fmt.Errorf("demo component %s: %w", name, err)
+		}
+	}
+	return nil
 }
 
 // Incidents returns the sample incidents' inputs, freshly built so callers may change them.

@@ -23,8 +23,13 @@ type Record struct {
 	Input models.IncidentInput
 	// Children are the nested lists the format carries; a nil list is one it does not carry.
 	Children models.Children
-	// Skip, when not empty, says why the record is not to be imported (planned maintenance, say).
+	// Skip, when not empty, says why the record is not to be imported (an informational post, say).
 	Skip string
+	// Maintenance, when set, is planned work rather than an incident: it is kept as a
+	// maintenance record (models.Maintenance), and Input and Children are not imported.
+	// MaintenanceReason says how the reader told.
+	Maintenance       *models.MaintenanceImport
+	MaintenanceReason string
 	// Errors are the problems found while reading the record, named by the format's own fields.
 	Errors models.FieldErrors
 	// Warnings are things worth knowing that do not stop the import. Each is worded without
@@ -72,7 +77,9 @@ const (
 	Update    Action = "update"
 	Unchanged Action = "unchanged"
 	Skip      Action = "skip"
-	Invalid   Action = "invalid"
+	// Maintain is a record kept as planned maintenance, created or replaced.
+	Maintain Action = "maintenance"
+	Invalid  Action = "invalid"
 )
 
 // Result is the outcome for one record.
@@ -95,6 +102,7 @@ type Result struct {
 type Summary struct {
 	DryRun                                    bool
 	Created, Updated, Unchanged, Skipped, Bad int
+	Maintenances                              int // records kept as planned maintenance
 	Results                                   []Result
 }
 
@@ -152,6 +160,21 @@ func Run(ctx context.Context, store *models.Store, records []Record, opts Option
 			res.Action, res.Reason = Skip, rec.Skip
 			continue
 		}
+		if rec.Maintenance != nil {
+			res.Action, res.Reason = Maintain, rec.MaintenanceReason
+			res.Errors = Check(rec)
+			key := [2]string{"maintenance:" + rec.Maintenance.Source, rec.Maintenance.ExternalID}
+			if first, dup := seen[key]; dup && rec.Maintenance.ExternalID != "" {
+				res.Errors.Add("id", fmt.Sprintf("The id %s appears twice; first at %s.", rec.Maintenance.ExternalID, summary.Results[first].Record))
+			} else {
+				seen[key] = n
+			}
+			if len(res.Errors) > 0 {
+				res.Action = Invalid
+				problems = append(problems, *res)
+			}
+			continue
+		}
 		res.Errors = Check(rec)
 		key := [2]string{rec.Input.Source, rec.Input.ExternalID}
 		if first, dup := seen[key]; dup && rec.Input.ExternalID != "" {
@@ -175,8 +198,12 @@ func Run(ctx context.Context, store *models.Store, records []Record, opts Option
 	}
 	var items []models.ImportItem
 	var itemResult []int
+	var maintenances []models.MaintenanceImport
 	for n, rec := range records {
 		res := &summary.Results[n]
+		if res.Action == Maintain {
+			maintenances = append(maintenances, *rec.Maintenance)
+		}
 		if res.Action != "" {
 			continue
 		}
@@ -202,10 +229,10 @@ func Run(ctx context.Context, store *models.Store, records []Record, opts Option
 		}
 	}
 	summary.count()
-	if opts.DryRun || len(items) == 0 {
+	if opts.DryRun || (len(items) == 0 && len(maintenances) == 0) {
 		return summary, nil
 	}
-	ids, err := store.ImportIncidents(ctx, items)
+	ids, err := store.ImportIncidents(ctx, items, maintenances...)
 	if err != nil {
 		// Nothing was written: report the run as it would have been, and the reason it was not.
 		return summary, err
@@ -217,7 +244,7 @@ func Run(ctx context.Context, store *models.Store, records []Record, opts Option
 }
 
 func (s *Summary) count() {
-	s.Created, s.Updated, s.Unchanged, s.Skipped, s.Bad = 0, 0, 0, 0, 0
+	s.Created, s.Updated, s.Unchanged, s.Skipped, s.Bad, s.Maintenances = 0, 0, 0, 0, 0, 0
 	for _, r := range s.Results {
 		switch r.Action {
 		case Create:
@@ -230,6 +257,8 @@ func (s *Summary) count() {
 			s.Skipped++
 		case Invalid:
 			s.Bad++
+		case Maintain:
+			s.Maintenances++
 		}
 	}
 }
@@ -259,6 +288,9 @@ func loadExisting(ctx context.Context, store *models.Store, records []Record, re
 // found. Field names are the format's where the record maps them.
 func Check(rec Record) models.FieldErrors {
 	errs := append(models.FieldErrors(nil), rec.Errors...)
+	if rec.Maintenance != nil {
+		return append(errs, models.CheckMaintenanceImport(*rec.Maintenance)...)
+	}
 	if rec.Input.Source == "" {
 		errs.Add("source", "The record has no source.")
 	}

@@ -24,6 +24,9 @@ func (s Summary) Write(w io.Writer, verbose bool) error {
 	}
 	fmt.Fprintf(&b, "%d record(s): %s %d, %s %d, %s %d, %s %d", len(s.Results),
 		verb[0], s.Created, verb[1], s.Updated, verb[2], s.Unchanged, verb[3], s.Skipped)
+	if s.Maintenances > 0 {
+		fmt.Fprintf(&b, ", planned maintenance kept %d", s.Maintenances)
+	}
 	if s.Bad > 0 {
 		fmt.Fprintf(&b, ", invalid %d (not imported)", s.Bad)
 	}
@@ -68,6 +71,12 @@ func (s Summary) Write(w io.Writer, verbose bool) error {
 	}
 	group("Skipped", func(r Result) []string {
 		if r.Action == Skip {
+			return []string{r.Reason}
+		}
+		return nil
+	})
+	group("Kept as planned maintenance", func(r Result) []string {
+		if r.Action == Maintain {
 			return []string{r.Reason}
 		}
 		return nil

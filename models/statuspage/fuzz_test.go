@@ -49,6 +49,13 @@ func FuzzParse(f *testing.F) {
 				if r.Skip != "" || len(errs) > 0 {
 					continue
 				}
+				if m := r.Maintenance; m != nil {
+					// A valid maintenance has a schedule that ends no earlier than it starts.
+					if m.Input.ScheduledFor.IsZero() || m.Input.ScheduledUntil.Before(m.Input.ScheduledFor) || len(m.Updates) == 0 {
+						t.Fatalf("%s: a valid maintenance with a bad schedule or no update: %+v", r.Name(), m)
+					}
+					continue
+				}
 				for _, w := range *r.Children.ImpactWindows {
 					if w.EndedAt != nil && w.EndedAt.Before(w.StartedAt) {
 						t.Fatalf("%s: a valid record has a window ending before it starts", r.Name())

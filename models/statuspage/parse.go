@@ -17,8 +17,8 @@ import (
 
 // ParseOptions change what Parse imports.
 type ParseOptions struct {
-	// IncludeMaintenance imports scheduled maintenance too; by default it is skipped, with the
-	// reason, since it is planned work and not an incident.
+	// IncludeMaintenance imports scheduled maintenance as incidents, as Hindsight did before it
+	// kept maintenance; by default each becomes a maintenance record (Record.Maintenance).
 	IncludeMaintenance bool
 }
 
@@ -67,6 +67,71 @@ type wireAffected struct {
 
 type wireComponent struct {
 	Name string `json:"name"`
+}
+
+// parseMaintenance maps a scheduled maintenance to Hindsight's maintenance record: its schedule
+// (scheduled_for and scheduled_until, else its start and resolution), its components by name
+// and its updates with their statuses.
+func parseMaintenance(rec *importer.Record, w wireIncident) *models.MaintenanceImport {
+	mi := &models.MaintenanceImport{Source: Source, ExternalID: strings.TrimSpace(w.ID)}
+	mi.Input.Title = strings.TrimSpace(w.Name)
+	mi.Input.Public = true
+	pick := func(field string, values ...string) time.Time {
+		for _, v := range values {
+			if t, ok := parseTime(v); !ok {
+				rec.Errors.Add(field, badTime(v))
+				return time.Time{}
+			} else if t != nil {
+				return *t
+			}
+		}
+		return time.Time{}
+	}
+	mi.Input.ScheduledFor = pick("scheduled_for", w.ScheduledFor, w.StartedAt, w.CreatedAt)
+	mi.Input.ScheduledUntil = pick("scheduled_until", w.ScheduledUntil, w.ResolvedAt)
+	if mi.Input.ScheduledUntil.IsZero() && !mi.Input.ScheduledFor.IsZero() {
+		mi.Input.ScheduledUntil = mi.Input.ScheduledFor
+		rec.Warnings = append(rec.Warnings, "maintenance without scheduled_until or resolved_at: its end is taken to be its start")
+	}
+	if t, ok := parseTime(w.CreatedAt); ok && t != nil {
+		mi.CreatedAt = *t
+	}
+	var names []string
+	for _, c := range w.Components {
+		names = append(names, c.Name)
+	}
+	for _, u := range w.IncidentUpdates {
+		for _, c := range u.AffectedComponents {
+			names = append(names, c.Name)
+		}
+	}
+	mi.ComponentNames = models.UniqueNames(names)
+	var updates []models.MaintenanceUpdateInput
+	for n, u := range w.IncidentUpdates {
+		at := pick(fmt.Sprintf("incident_updates[%d].display_at", n), u.DisplayAt, u.CreatedAt)
+		status := u.Status
+		switch status {
+		case "resolved", "postmortem":
+			status = models.MaintenanceCompleted
+		case "investigating", "identified":
+			status = models.MaintenanceInProgress
+		case "monitoring":
+			status = models.MaintenanceVerifying
+		}
+		updates = append(updates, models.MaintenanceUpdateInput{Status: status, Body: ToMarkdown(u.Body), At: at})
+	}
+	// Statuspage lists updates newest first; the record keeps them oldest first.
+	slices.Reverse(updates)
+	slices.SortStableFunc(updates, func(a, b models.MaintenanceUpdateInput) int { return a.At.Compare(b.At) })
+	if len(updates) == 0 {
+		status := w.Status
+		if maintenanceStatus[status] == "" {
+			status = models.MaintenanceScheduled
+		}
+		updates = append(updates, models.MaintenanceUpdateInput{Status: status, At: mi.Input.ScheduledFor})
+	}
+	mi.Updates = updates
+	return mi
 }
 
 // ErrNotStatuspage says the data is JSON but neither an incident list nor an incident.
@@ -164,7 +229,8 @@ func parseIncident(raw json.RawMessage, file string, index int, zone string, opt
 	in.PostmortemState = "none"
 
 	if reason := maintenanceReason(w); reason != "" && !opts.IncludeMaintenance {
-		rec.Skip = reason
+		rec.MaintenanceReason = reason
+		rec.Maintenance = parseMaintenance(&rec, w)
 		return rec
 	}
 

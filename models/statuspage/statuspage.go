@@ -73,10 +73,13 @@ type Component struct {
 	Position           int        `json:"position"`
 	Description        *string    `json:"description"`
 	Showcase           bool       `json:"showcase"`
+	StartDate          *string    `json:"start_date"`
 	GroupID            *string    `json:"group_id"`
 	PageID             string     `json:"page_id"`
 	Group              bool       `json:"group"`
 	OnlyShowIfDegraded bool       `json:"only_show_if_degraded"`
+	// Components lists a group's members by id; Statuspage writes it on groups only.
+	Components []string `json:"components,omitempty"`
 }
 
 // Statuspage's vocabularies.

@@ -192,8 +192,16 @@ func TestParseShapes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(records) != 1 || !strings.Contains(records[0].Skip, "maintenance") {
-		t.Fatalf("maintenance not skipped: %+v", records)
+	if len(records) != 1 || records[0].Maintenance == nil || !strings.Contains(records[0].MaintenanceReason, "maintenance") {
+		t.Fatalf("maintenance not kept as maintenance: %+v", records)
+	}
+	if m := records[0].Maintenance; m.ExternalID != "m1" || m.Input.Title != "Database upgrade" ||
+		!m.Input.ScheduledFor.Equal(mustTime(t, "2024-01-03T00:00:00Z")) || !m.Input.ScheduledUntil.Equal(mustTime(t, "2024-01-03T02:00:00Z")) ||
+		len(m.Updates) != 1 || m.Updates[0].Status != "completed" || !m.CreatedAt.Equal(mustTime(t, "2024-01-01T00:00:00Z")) {
+		t.Errorf("maintenance = %+v", m)
+	}
+	if errs := importer.Check(records[0]); len(errs) > 0 {
+		t.Errorf("maintenance check: %v", errs)
 	}
 	records, _ = statuspage.Parse([]byte(maintenance), "summary.json", statuspage.ParseOptions{IncludeMaintenance: true})
 	if r := records[0]; r.Skip != "" || r.Input.Status != "resolved" || r.Input.Severity != "sev4" || r.Input.TimeZone != "Europe/Paris" {

@@ -16,11 +16,11 @@ type Status struct {
 // SummaryDocument is the summary.json shape: the page, its components, its unresolved incidents,
 // its scheduled maintenances and its overall status.
 type SummaryDocument struct {
-	Page                  Page        `json:"page"`
-	Components            []Component `json:"components"`
-	Incidents             []Incident  `json:"incidents"`
-	ScheduledMaintenances []Incident  `json:"scheduled_maintenances"`
-	Status                Status      `json:"status"`
+	Page                  Page          `json:"page"`
+	Components            []Component   `json:"components"`
+	Incidents             []Incident    `json:"incidents"`
+	ScheduledMaintenances []Maintenance `json:"scheduled_maintenances"`
+	Status                Status        `json:"status"`
 }
 
 // StatusDocument is the status.json shape.
@@ -95,17 +95,49 @@ func ComponentStatus(level string) string {
 	return ComponentOperational
 }
 
-// ExportComponents writes services as the page's components, each in the state the levels give
-// it (ServiceLevels of the open incidents), in the order given.
-func ExportComponents(services []models.Service, levels map[string]string, page Page, updated time.Time) []Component {
-	out := make([]Component, len(services))
-	for n, sv := range services {
-		created := sv.CreatedAt.UTC()
-		at := updated.UTC()
-		out[n] = Component{
-			ID: strconv.FormatInt(sv.ID, 10), Name: sv.Name, Status: ComponentStatus(levels[sv.Name]),
-			CreatedAt: &created, UpdatedAt: &at, Position: n + 1, PageID: page.ID,
+// ExportComponents writes the page's components as Statuspage does, each in the status given
+// (models.ComponentStatuses), in page order. A component's updated_at is the later of its own
+// change and the page's last public change, since its status moves with the incidents.
+func ExportComponents(components []models.Component, statuses map[int64]string, page Page, updated time.Time) []Component {
+	out := make([]Component, len(components))
+	members := map[int64][]string{}
+	for _, c := range components {
+		if c.GroupID != nil {
+			members[*c.GroupID] = append(members[*c.GroupID], strconv.FormatInt(c.ID, 10))
 		}
+	}
+	for n, c := range components {
+		created := c.CreatedAt.UTC().Truncate(time.Millisecond)
+		at := c.UpdatedAt.UTC()
+		if updated.After(at) {
+			at = updated.UTC()
+		}
+		at = at.Truncate(time.Millisecond)
+		status := statuses[c.ID]
+		if status == "" {
+			status = ComponentOperational
+		}
+		var description *string
+		if c.Description != "" {
+			d := c.Description
+			description = &d
+		}
+		comp := Component{
+			ID: strconv.FormatInt(c.ID, 10), Name: c.Name, Status: status, CreatedAt: &created, UpdatedAt: &at,
+			Position: n + 1, Description: description, Showcase: c.Showcase, StartDate: c.StartDate, PageID: page.ID,
+			Group: c.IsGroup, OnlyShowIfDegraded: c.OnlyShowIfDegraded,
+		}
+		if c.GroupID != nil {
+			id := strconv.FormatInt(*c.GroupID, 10)
+			comp.GroupID = &id
+		}
+		if c.IsGroup {
+			comp.Components = members[c.ID]
+			if comp.Components == nil {
+				comp.Components = []string{}
+			}
+		}
+		out[n] = comp
 	}
 	return out
 }

@@ -1,0 +1,81 @@
+package statuspage
+
+import (
+	"strconv"
+	"time"
+
+	"hindsight/models"
+)
+
+// Maintenance is a scheduled maintenance as Statuspage's scheduled-maintenances endpoints and
+// summary.json write it: an incident's keys, impact "maintenance", and its schedule.
+type Maintenance struct {
+	ID              string           `json:"id"`
+	Name            string           `json:"name"`
+	Status          string           `json:"status"`
+	CreatedAt       time.Time        `json:"created_at"`
+	UpdatedAt       time.Time        `json:"updated_at"`
+	MonitoringAt    *time.Time       `json:"monitoring_at"`
+	ResolvedAt      *time.Time       `json:"resolved_at"`
+	Impact          string           `json:"impact"`
+	Shortlink       string           `json:"shortlink"`
+	StartedAt       *time.Time       `json:"started_at"`
+	PageID          string           `json:"page_id"`
+	IncidentUpdates []IncidentUpdate `json:"incident_updates"`
+	Components      []Component      `json:"components"`
+	ScheduledFor    time.Time        `json:"scheduled_for"`
+	ScheduledUntil  time.Time        `json:"scheduled_until"`
+}
+
+// MaintenancesDocument is the shape of scheduled-maintenances.json, upcoming.json and
+// active.json.
+type MaintenancesDocument struct {
+	Page                  Page          `json:"page"`
+	ScheduledMaintenances []Maintenance `json:"scheduled_maintenances"`
+}
+
+func ms(t time.Time) time.Time { return t.UTC().Truncate(time.Millisecond) }
+
+func msp(t time.Time) *time.Time {
+	at := ms(t)
+	return &at
+}
+
+// ExportMaintenance writes a maintenance in Statuspage's shape at now: its status is the one
+// in effect (models.Maintenance.EffectiveStatus), its updates newest first, its components in
+// the given statuses and the page's component fields.
+func ExportMaintenance(m *models.Maintenance, statuses map[int64]string, page Page, now time.Time) Maintenance {
+	id := strconv.FormatInt(m.ID, 10)
+	out := Maintenance{
+		ID: id, Name: m.Title, Status: m.EffectiveStatus(now), CreatedAt: ms(m.CreatedAt), UpdatedAt: ms(m.UpdatedAt),
+		Impact: "maintenance", Shortlink: page.URL + "#maintenance-" + id, PageID: page.ID,
+		ScheduledFor: ms(m.ScheduledFor), ScheduledUntil: ms(m.ScheduledUntil),
+		IncidentUpdates: []IncidentUpdate{}, Components: ExportComponents(m.Components, statuses, page, m.UpdatedAt),
+	}
+	for _, u := range m.Updates {
+		switch {
+		case u.Status == models.MaintenanceInProgress && out.StartedAt == nil:
+			out.StartedAt = msp(u.At)
+		case u.Status == models.MaintenanceVerifying && out.MonitoringAt == nil:
+			out.MonitoringAt = msp(u.At)
+		case u.Status == models.MaintenanceCompleted && out.ResolvedAt == nil:
+			out.ResolvedAt = msp(u.At)
+		}
+	}
+	// Work that started or ended on its schedule, without anyone posting it, started and ended
+	// at the scheduled times.
+	if out.StartedAt == nil && out.Status != models.MaintenanceScheduled {
+		out.StartedAt = msp(m.ScheduledFor)
+	}
+	if out.ResolvedAt == nil && out.Status == models.MaintenanceCompleted {
+		out.ResolvedAt = msp(m.ScheduledUntil)
+	}
+	for n := len(m.Updates) - 1; n >= 0; n-- {
+		u := m.Updates[n]
+		out.IncidentUpdates = append(out.IncidentUpdates, IncidentUpdate{
+			ID: strconv.FormatInt(u.ID, 10), Status: u.Status, Body: u.Body, IncidentID: id,
+			CreatedAt: ms(u.CreatedAt), UpdatedAt: ms(u.UpdatedAt), DisplayAt: ms(u.At), AffectedComponents: []AffectedComponent{},
+		})
+	}
+	return out
+}
