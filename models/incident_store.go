@@ -128,10 +128,12 @@ func (s *Store) GetIncident(ctx context.Context, id int64) (*Incident, error) {
 		Incident      `gorm:"embedded"`
 		Revision      int64
 		NamesRevision int64
+		Sources       string
 	}
 	err := db.Raw(`SELECT incidents.*,
 		COALESCE((SELECT n FROM incident_revisions WHERE incident_id = incidents.id), 0) AS revision,
-		(SELECT n FROM change_counters WHERE name = 'names') AS names_revision
+		(SELECT n FROM change_counters WHERE name = 'names') AS names_revision,
+		`+s.milestoneSourcesJSON()+` AS sources
 		FROM incidents WHERE id = ? AND deleted_at IS NULL`, id).Scan(&row).Error
 	if err == nil && row.ID == 0 {
 		err = gorm.ErrRecordNotFound
@@ -140,6 +142,9 @@ func (s *Store) GetIncident(ctx context.Context, id int64) (*Incident, error) {
 		return nil, notFound(err, fmt.Sprintf("incident %d", id))
 	}
 	inc, at := row.Incident, revisions{row.Revision, row.NamesRevision}
+	if inc.MilestoneSources, err = parseSourcesJSON(inc.ID, row.Sources); err != nil {
+		return nil, err
+	}
 	if s.children.get(&inc, at) {
 		return &inc, nil
 	}
@@ -159,6 +164,9 @@ func (s *Store) getIncident(db *gorm.DB, id int64) (*Incident, error) {
 		return nil, notFound(err, fmt.Sprintf("incident %d", id))
 	}
 	if err := loadNested(db, &inc); err != nil {
+		return nil, err
+	}
+	if err := loadMilestoneSources(db, &inc); err != nil {
 		return nil, err
 	}
 	return &inc, nil
@@ -262,26 +270,8 @@ type Children struct {
 // CreateIncident stores a new incident and its nested records in one transaction.
 func (s *Store) CreateIncident(ctx context.Context, in IncidentInput, children Children) (*Incident, error) {
 	var created *Incident
-	err := s.write.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		inc := Incident{Version: 1, Source: in.Source, ExternalID: in.ExternalID}
-		applyIncidentInput(&inc, in)
-		if err := tx.Omit(clause.Associations).Create(&inc).Error; err != nil {
-			return fmt.Errorf("insert incident: %w", err)
-		}
-		if err := s.setTags(tx, inc.ID, in); err != nil {
-			return err
-		}
-		if err := audit(tx, ActionCreate, EntityIncident, inc.ID, inc.ID, nil, incidentFields(&inc, uniqueNames(in.Services), uniqueNames(in.Regions), uniqueNames(in.Factors))); err != nil {
-			return err
-		}
-		if err := s.replaceChildren(tx, inc.ID, children); err != nil {
-			return err
-		}
-		if err := s.publishedOnWrite(tx, inc.ID, ""); err != nil {
-			return err
-		}
-		var err error
-		created, err = s.getIncident(tx, inc.ID)
+	err := s.write.WithContext(ctx).Transaction(func(tx *gorm.DB) (err error) {
+		created, err = s.createIncident(tx, in, children)
 		return err
 	})
 	if err != nil {
@@ -290,50 +280,84 @@ func (s *Store) CreateIncident(ctx context.Context, in IncidentInput, children C
 	return created, nil
 }
 
+// createIncident is CreateIncident inside the caller's transaction.
+func (s *Store) createIncident(tx *gorm.DB, in IncidentInput, children Children) (*Incident, error) {
+	inc := Incident{Version: 1, Source: in.Source, ExternalID: in.ExternalID}
+	applyIncidentInput(&inc, in)
+	if err := tx.Omit(clause.Associations).Create(&inc).Error; err != nil {
+		return nil, fmt.Errorf("insert incident: %w", err)
+	}
+	if err := s.setTags(tx, inc.ID, in); err != nil {
+		return nil, err
+	}
+	if _, _, err := writeMilestoneSources(tx, inc.ID, nil, &inc, in.Origin); err != nil {
+		return nil, err
+	}
+	if err := audit(tx, ActionCreate, EntityIncident, inc.ID, inc.ID, nil, incidentFields(&inc, uniqueNames(in.Services), uniqueNames(in.Regions), uniqueNames(in.Factors))); err != nil {
+		return nil, err
+	}
+	if err := s.replaceChildren(tx, inc.ID, children); err != nil {
+		return nil, err
+	}
+	if err := s.publishedOnWrite(tx, inc.ID, ""); err != nil {
+		return nil, err
+	}
+	return s.getIncident(tx, inc.ID)
+}
+
 // UpdateIncident replaces an incident's fields. When version is non-zero it must match the stored
 // version, else ErrConflict: nobody's edit is overwritten silently.
 func (s *Store) UpdateIncident(ctx context.Context, id int64, version int, in IncidentInput, children Children) (*Incident, error) {
 	var updated *Incident
-	err := s.write.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		var current Incident
-		if err := tx.Preload("Services").Preload("Regions").Preload("Factors").First(&current, id).Error; err != nil {
-			return notFound(err, fmt.Sprintf("incident %d", id))
-		}
-		if version != 0 && version != current.Version {
-			return fmt.Errorf("incident %d is at version %d, not %d: %w", id, current.Version, version, ErrConflict)
-		}
-		next := current
-		applyIncidentInput(&next, in)
-		next.Version = current.Version + 1
-		res := tx.Model(&Incident{}).Where("id = ? AND version = ?", id, current.Version).
-			Select(changedIncidentColumns(&current, &next)).Updates(&next)
-		if res.Error != nil {
-			return fmt.Errorf("update incident %d: %w", id, res.Error)
-		}
-		if res.RowsAffected == 0 {
-			return fmt.Errorf("incident %d changed during the update: %w", id, ErrConflict)
-		}
-		if err := s.setTags(tx, id, in); err != nil {
-			return err
-		}
-		before := incidentFields(&current, current.ServiceNames(), current.RegionNames(), current.FactorSlugs())
-		if err := audit(tx, ActionUpdate, EntityIncident, id, id, before, incidentFields(&next, uniqueNames(in.Services), uniqueNames(in.Regions), uniqueNames(in.Factors))); err != nil {
-			return err
-		}
-		if err := s.replaceChildren(tx, id, children); err != nil {
-			return err
-		}
-		if err := s.publishedOnWrite(tx, id, current.PostmortemState); err != nil {
-			return err
-		}
-		var err error
-		updated, err = s.getIncident(tx, id)
+	err := s.write.WithContext(ctx).Transaction(func(tx *gorm.DB) (err error) {
+		updated, err = s.updateIncident(tx, id, version, in, children)
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
 	return updated, nil
+}
+
+// updateIncident is UpdateIncident inside the caller's transaction.
+func (s *Store) updateIncident(tx *gorm.DB, id int64, version int, in IncidentInput, children Children) (*Incident, error) {
+	var current Incident
+	if err := tx.Preload("Services").Preload("Regions").Preload("Factors").First(&current, id).Error; err != nil {
+		return nil, notFound(err, fmt.Sprintf("incident %d", id))
+	}
+	if version != 0 && version != current.Version {
+		return nil, fmt.Errorf("incident %d is at version %d, not %d: %w", id, current.Version, version, ErrConflict)
+	}
+	next := current
+	applyIncidentInput(&next, in)
+	next.Version = current.Version + 1
+	res := tx.Model(&Incident{}).Where("id = ? AND version = ?", id, current.Version).
+		Select(changedIncidentColumns(&current, &next)).Updates(&next)
+	if res.Error != nil {
+		return nil, fmt.Errorf("update incident %d: %w", id, res.Error)
+	}
+	if res.RowsAffected == 0 {
+		return nil, fmt.Errorf("incident %d changed during the update: %w", id, ErrConflict)
+	}
+	if err := s.setTags(tx, id, in); err != nil {
+		return nil, err
+	}
+	sourcesBefore, sourcesAfter, err := writeMilestoneSources(tx, id, &current, &next, in.Origin)
+	if err != nil {
+		return nil, err
+	}
+	before := mergeFields(incidentFields(&current, current.ServiceNames(), current.RegionNames(), current.FactorSlugs()), sourcesBefore)
+	after := mergeFields(incidentFields(&next, uniqueNames(in.Services), uniqueNames(in.Regions), uniqueNames(in.Factors)), sourcesAfter)
+	if err := audit(tx, ActionUpdate, EntityIncident, id, id, before, after); err != nil {
+		return nil, err
+	}
+	if err := s.replaceChildren(tx, id, children); err != nil {
+		return nil, err
+	}
+	if err := s.publishedOnWrite(tx, id, current.PostmortemState); err != nil {
+		return nil, err
+	}
+	return s.getIncident(tx, id)
 }
 
 // DeleteIncident soft-deletes an incident; it disappears from lists and pages, and its history

@@ -300,6 +300,9 @@ func routes(r router, h *handlers.Handlers) {
 	r.get("/api/v1/recurrence", Viewer, h.APIRecurrence)
 	r.get("/api/v1/insights", Viewer, h.APIInsights)
 	r.post("/api/v1/review/language", Viewer, h.APIReviewLanguage) // reads only: a viewer may check wording
+	// Alerting systems post here with the integration's own secret or signature (see
+	// handlers.IsAlertReceiverPath); no session, no API token, no CSRF token.
+	r.post("/api/v1/integrations/:id/alerts", Public, h.IntegrationAlerts)
 }
 
 func isAPI(c echo.Context) bool { return strings.HasPrefix(c.Request().URL.Path, "/api/") }
