@@ -50,7 +50,9 @@ func newIntegration(t testing.TB, s *models.Store, in models.IntegrationInput) (
 	return secret, integ
 }
 
-func bearer(secret string) map[string]string { return map[string]string{"Authorization": "Bearer " + secret} }
+func bearer(secret string) map[string]string {
+	return map[string]string{"Authorization": "Bearer " + secret}
+}
 
 func incidentCount(t testing.TB, s *models.Store) int64 {
 	t.Helper()
