@@ -226,6 +226,9 @@ func routes(r router, h *handlers.Handlers) {
 	r.post("/admin/settings", Admin, h.SettingsUpdate)
 	r.get("/admin/import", Admin, h.ImportForm)
 	r.post(importPath, Admin, h.ImportUpload) // takes up to 20 MiB: see bodyLimits
+	r.get("/admin/integrations", Admin, h.IntegrationList)
+	r.post("/admin/integrations", Admin, h.IntegrationCreate)
+	r.post("/admin/integrations/:id/revoke", Admin, h.IntegrationRevoke)
 	r.get("/admin/trash", Admin, h.TrashList)
 	r.post("/admin/trash/:id/restore", Admin, h.IncidentRestore)
 
