@@ -16,43 +16,47 @@ import (
 
 // APIIncident is an incident as the JSON API v1 shows it.
 type APIIncident struct {
-	ID              int64         `json:"id"`
-	Version         int           `json:"version"`
-	Title           string        `json:"title"`
-	Summary         string        `json:"summary"`
-	Severity        string        `json:"severity"`
-	Status          string        `json:"status"`
-	DetectionMethod *string       `json:"detection_method"`
-	Services        []string      `json:"services"`
-	Regions         []string      `json:"regions"`
-	Factors         []string      `json:"factors"`
-	Links           []APILink     `json:"links"`
-	LinkedFrom      []APILink     `json:"linked_from"`
-	CustomerImpact  string        `json:"customer_impact"`
-	RootCause       string        `json:"root_cause"`
-	Trigger         string        `json:"trigger"`
-	Detection       string        `json:"detection"`
-	Response        string        `json:"response"`
-	Lessons         string        `json:"lessons"`
-	TimeZone        string        `json:"time_zone"`
-	TriggeredAt     *time.Time    `json:"triggered_at"`
-	StartedAt       *time.Time    `json:"started_at"`
-	DetectedAt      *time.Time    `json:"detected_at"`
-	AcknowledgedAt  *time.Time    `json:"acknowledged_at"`
-	MitigatedAt     *time.Time    `json:"mitigated_at"`
-	ResolvedAt      *time.Time    `json:"resolved_at"`
-	PostmortemState string        `json:"postmortem_state"`
-	PublishedAt     *time.Time    `json:"published_at"`
-	Public          bool          `json:"public"`
-	Source          string        `json:"source,omitempty"`
-	ExternalID      string        `json:"external_id,omitempty"`
-	Timeline        []APIEvent    `json:"timeline"`
-	ImpactWindows   []APIWindow   `json:"impact_windows"`
-	FollowUps       []APIFollowUp `json:"follow_ups"`
-	Metrics         APIMetrics    `json:"metrics"`
-	Warnings        []string      `json:"warnings"`
-	CreatedAt       time.Time     `json:"created_at"`
-	UpdatedAt       time.Time     `json:"updated_at"`
+	ID              int64      `json:"id"`
+	Version         int        `json:"version"`
+	Title           string     `json:"title"`
+	Summary         string     `json:"summary"`
+	Severity        string     `json:"severity"`
+	Status          string     `json:"status"`
+	DetectionMethod *string    `json:"detection_method"`
+	Services        []string   `json:"services"`
+	Regions         []string   `json:"regions"`
+	Factors         []string   `json:"factors"`
+	Links           []APILink  `json:"links"`
+	LinkedFrom      []APILink  `json:"linked_from"`
+	CustomerImpact  string     `json:"customer_impact"`
+	RootCause       string     `json:"root_cause"`
+	Trigger         string     `json:"trigger"`
+	Detection       string     `json:"detection"`
+	Response        string     `json:"response"`
+	Lessons         string     `json:"lessons"`
+	TimeZone        string     `json:"time_zone"`
+	TriggeredAt     *time.Time `json:"triggered_at"`
+	StartedAt       *time.Time `json:"started_at"`
+	DetectedAt      *time.Time `json:"detected_at"`
+	AcknowledgedAt  *time.Time `json:"acknowledged_at"`
+	MitigatedAt     *time.Time `json:"mitigated_at"`
+	ResolvedAt      *time.Time `json:"resolved_at"`
+	PostmortemState string     `json:"postmortem_state"`
+	PublishedAt     *time.Time `json:"published_at"`
+	Public          bool       `json:"public"`
+	Source          string     `json:"source,omitempty"`
+	ExternalID      string     `json:"external_id,omitempty"`
+	// MilestoneSources says, by milestone, where each recorded time came from: typed (with the
+	// person), imported (with the file or status page), alert (with the integration and the
+	// alert), pasted. Null in the list, which does not load them.
+	MilestoneSources map[string]models.MilestoneSource `json:"milestone_sources"`
+	Timeline         []APIEvent                        `json:"timeline"`
+	ImpactWindows    []APIWindow                       `json:"impact_windows"`
+	FollowUps        []APIFollowUp                     `json:"follow_ups"`
+	Metrics          APIMetrics                        `json:"metrics"`
+	Warnings         []string                          `json:"warnings"`
+	CreatedAt        time.Time                         `json:"created_at"`
+	UpdatedAt        time.Time                         `json:"updated_at"`
 }
 
 // APILink is a link in the API: the kind and the incident at the other end.
@@ -153,6 +157,16 @@ func apiIncident(inc *models.Incident, links []models.LinkedIncident) APIInciden
 	}
 	for n := range inc.FollowUps {
 		out.FollowUps = append(out.FollowUps, apiFollowUp(&inc.FollowUps[n]))
+	}
+	return out
+}
+
+// withSources adds the milestones' sources to a single incident's answer, an empty object when
+// none is recorded.
+func withSources(out APIIncident, inc *models.Incident) APIIncident {
+	out.MilestoneSources = map[string]models.MilestoneSource{}
+	for name, src := range inc.MilestoneSources {
+		out.MilestoneSources[name] = src
 	}
 	return out
 }

@@ -28,5 +28,5 @@ func (h *Handlers) APIIncidentCreate(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusCreated, apiIncident(inc, links))
+	return c.JSON(http.StatusCreated, withSources(apiIncident(inc, links), inc))
 }

@@ -67,6 +67,7 @@ func (h *Handlers) APIInsights(c echo.Context) error {
 	out["filter"] = map[string]string{
 		"from": form.From, "to": form.To, "severity": form.Severity, "service": form.Service, "region": form.Region,
 		"detection_method": form.DetectionMethod, "factor": form.Factor, "interval": in.Filter.Interval, "group_by": in.Filter.GroupBy,
+		"milestone_sources": form.Sources,
 	}
 	out["incidents"] = in.Incidents
 	periods := make([]map[string]any, 0, len(in.Trend))

@@ -93,9 +93,18 @@ func incidentForm(form url.Values) (templates.IncidentFormValues, models.Inciden
 	var errs models.FieldErrors
 	loc := formZone(values.TimeZone, &errs)
 	times := make([]*time.Time, len(models.MilestoneNames))
+	pasted := map[string]bool{}
 	for n, name := range models.MilestoneNames {
 		values.Milestones[name] = form.Get(name)
 		times[n] = localTime(form.Get(name), loc, name, &errs)
+		if p := form.Get("pasted_" + name); p != "" {
+			if values.Pasted == nil {
+				values.Pasted = map[string]string{}
+			}
+			values.Pasted[name] = p
+			// Saved as read, the time is the pasted text's; changed, it is the person's.
+			pasted[name] = p == form.Get(name)
+		}
 	}
 	in := models.IncidentInput{
 		Title: values.Title, Summary: values.Summary, Severity: values.Severity, Status: values.Status,
@@ -108,6 +117,7 @@ func incidentForm(form url.Values) (templates.IncidentFormValues, models.Inciden
 			TriggeredAt: times[0], StartedAt: times[1], DetectedAt: times[2],
 			AcknowledgedAt: times[3], MitigatedAt: times[4], ResolvedAt: times[5],
 		},
+		Origin: models.MilestoneOrigin{Pasted: pasted},
 	}
 	return values, in, mergeErrors(errs, models.Validate(in))
 }

@@ -39,6 +39,8 @@ type Handlers struct {
 
 	// status keeps the public status page's answers until the records change.
 	status statusCache
+	// alerts bounds the notifications each integration has filed at once.
+	alerts alertLimiter
 }
 
 // render writes a component into a buffer first, so a failed render becomes a clean 500 page

@@ -75,6 +75,10 @@ func fillFromDraft(values *templates.IncidentFormValues, view *templates.PasteVi
 			continue
 		}
 		values.Milestones[name] = templates.LocalInput(&at, zone)
+		if values.Pasted == nil {
+			values.Pasted = map[string]string{}
+		}
+		values.Pasted[name] = values.Milestones[name]
 		s := templates.PasteSuggestion{Field: name, Label: models.MilestoneLabels[name], Value: templates.When(at, zone), Words: d.Evidence[name]}
 		for _, alt := range d.Alternatives[name] {
 			s.Also = append(s.Also, templates.When(alt.At, zone)+" (“"+shorten(alt.Words, 160)+"”)")

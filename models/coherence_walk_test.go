@@ -129,6 +129,9 @@ func TestEveryIncidentTableMovesThePages(t *testing.T) {
 			"audit_entries":       "history: written with every change, shown on the history page, never kept",
 			"timeline_events_fts": "search documents (PostgreSQL), derived in triggers from timeline_events",
 			"follow_ups_fts":      "search documents (PostgreSQL), derived in triggers from follow_ups",
+			"milestone_sources":   "written with the incident's row by createIncident and updateIncident, which record the incident",
+			"alert_groups":        "the alert receivers' own bookkeeping (which incident a group opened), shown on no page",
+			"alert_states":        "the alert receivers' own bookkeeping (each alert's last state), shown on no page",
 		}
 		order := []string{"timeline_events", "impact_windows", "impact_window_services", "follow_ups", "follow_up_factors",
 			"incident_services", "incident_regions", "incident_factors", "incident_links", "similar_sets", "postmortem_versions"}

@@ -17,6 +17,7 @@ var doctorBaseTables = []string{
 	"incident_links", "calendar_feeds", "postmortem_versions", "settings", "goose_db_version",
 	"language_rules_off", "oidc_identities", "components", "component_services", "maintenances",
 	"maintenance_components", "maintenance_updates",
+	"language_rules_off", "oidc_identities", "integrations", "alert_groups", "alert_states", "milestone_sources",
 }
 
 // DoctorTableKind says what the doctor takes a table of the given dialect's schema for: "base",

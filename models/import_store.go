@@ -65,12 +65,26 @@ func (s *Store) ImportIncidents(ctx context.Context, items []ImportItem, mainten
 			if err := tx.Omit(clause.Associations).CreateInBatches(&fresh, importIncidentBatch).Error; err != nil {
 				return fmt.Errorf("insert incidents: %w", err)
 			}
+			var sources []MilestoneSource
+			actor, stamp := actorFrom(ctx), time.Now().UTC().Truncate(time.Second)
 			for k, n := range freshAt {
 				ids[n] = fresh[k].ID
 				in := items[n].Input
+				for name, at := range milestoneValues(&fresh[k]) {
+					if at != nil {
+						src := in.Origin.sourceFor(name, actor, stamp)
+						src.IncidentID = fresh[k].ID
+						sources = append(sources, src)
+					}
+				}
 				after := incidentFields(&fresh[k], uniqueNames(in.Services), uniqueNames(in.Regions), uniqueNames(in.Factors))
 				if err := h.add(ActionCreate, EntityIncident, fresh[k].ID, fresh[k].ID, nil, after); err != nil {
 					return err
+				}
+			}
+			if len(sources) > 0 {
+				if err := tx.CreateInBatches(&sources, importRowBatch).Error; err != nil {
+					return fmt.Errorf("record milestone sources: %w", err)
 				}
 			}
 		}
@@ -151,8 +165,12 @@ func (s *Store) replaceIncidentRows(tx *gorm.DB, items []ImportItem, h *history)
 		if res.RowsAffected == 0 {
 			return fmt.Errorf("incident %d changed during the import: %w", item.ID, ErrConflict)
 		}
-		before := incidentFields(&row, row.ServiceNames(), row.RegionNames(), row.FactorSlugs())
-		after := incidentFields(&next, uniqueNames(item.Input.Services), uniqueNames(item.Input.Regions), uniqueNames(item.Input.Factors))
+		sourcesBefore, sourcesAfter, err := writeMilestoneSources(tx, item.ID, &row, &next, item.Input.Origin)
+		if err != nil {
+			return err
+		}
+		before := mergeFields(incidentFields(&row, row.ServiceNames(), row.RegionNames(), row.FactorSlugs()), sourcesBefore)
+		after := mergeFields(incidentFields(&next, uniqueNames(item.Input.Services), uniqueNames(item.Input.Regions), uniqueNames(item.Input.Factors)), sourcesAfter)
 		if err := h.add(ActionUpdate, EntityIncident, item.ID, item.ID, before, after); err != nil {
 			return err
 		}

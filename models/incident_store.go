@@ -128,10 +128,21 @@ func (s *Store) GetIncident(ctx context.Context, id int64) (*Incident, error) {
 		return nil, err
 	}
 	at := s.markOf(id)
-	var inc Incident
-	err := db.Omit(clause.Associations).Where("id = ? AND deleted_at IS NULL", id).Take(&inc).Error
+	var row struct {
+		Incident `gorm:"embedded"`
+		Sources  string
+	}
+	err := db.Raw(`SELECT incidents.*, `+s.milestoneSourcesJSON()+` AS sources
+		FROM incidents WHERE id = ? AND deleted_at IS NULL`, id).Scan(&row).Error
+	if err == nil && row.ID == 0 {
+		err = gorm.ErrRecordNotFound
+	}
 	if err != nil {
 		return nil, notFound(err, fmt.Sprintf("incident %d", id))
+	}
+	inc := row.Incident
+	if inc.MilestoneSources, err = parseSourcesJSON(inc.ID, row.Sources); err != nil {
+		return nil, err
 	}
 	if s.children.get(&inc, at) {
 		return &inc, nil
@@ -152,6 +163,9 @@ func (s *Store) getIncident(db *gorm.DB, id int64) (*Incident, error) {
 		return nil, notFound(err, fmt.Sprintf("incident %d", id))
 	}
 	if err := loadNested(db, &inc); err != nil {
+		return nil, err
+	}
+	if err := loadMilestoneSources(db, &inc); err != nil {
 		return nil, err
 	}
 	return &inc, nil
@@ -255,27 +269,8 @@ type Children struct {
 // CreateIncident stores a new incident and its nested records in one transaction.
 func (s *Store) CreateIncident(ctx context.Context, in IncidentInput, children Children) (*Incident, error) {
 	var created *Incident
-	err := s.inWrite(ctx, func(tx *gorm.DB, c *changes) error {
-		inc := Incident{Version: 1, Source: in.Source, ExternalID: in.ExternalID}
-		applyIncidentInput(&inc, in)
-		if err := tx.Omit(clause.Associations).Create(&inc).Error; err != nil {
-			return fmt.Errorf("insert incident: %w", err)
-		}
-		c.row(inc.ID, true)
-		if err := s.setTags(tx, inc.ID, in); err != nil {
-			return err
-		}
-		if err := audit(tx, ActionCreate, EntityIncident, inc.ID, inc.ID, nil, incidentFields(&inc, uniqueNames(in.Services), uniqueNames(in.Regions), uniqueNames(in.Factors))); err != nil {
-			return err
-		}
-		if err := s.replaceChildren(tx, c, inc.ID, children); err != nil {
-			return err
-		}
-		if err := s.publishedOnWrite(tx, inc.ID, ""); err != nil {
-			return err
-		}
-		var err error
-		created, err = s.getIncident(tx, inc.ID)
+	err := s.inWrite(ctx, func(tx *gorm.DB, c *changes) (err error) {
+		created, err = s.createIncident(tx, c, in, children)
 		return err
 	})
 	if err != nil {
@@ -284,70 +279,108 @@ func (s *Store) CreateIncident(ctx context.Context, in IncidentInput, children C
 	return created, nil
 }
 
+// createIncident is CreateIncident inside the caller's transaction, recording what it writes in c.
+func (s *Store) createIncident(tx *gorm.DB, c *changes, in IncidentInput, children Children) (*Incident, error) {
+	inc := Incident{Version: 1, Source: in.Source, ExternalID: in.ExternalID}
+	applyIncidentInput(&inc, in)
+	if err := tx.Omit(clause.Associations).Create(&inc).Error; err != nil {
+		return nil, fmt.Errorf("insert incident: %w", err)
+	}
+	c.row(inc.ID, true)
+	if err := s.setTags(tx, inc.ID, in); err != nil {
+		return nil, err
+	}
+	if _, _, err := writeMilestoneSources(tx, inc.ID, nil, &inc, in.Origin); err != nil {
+		return nil, err
+	}
+	if err := audit(tx, ActionCreate, EntityIncident, inc.ID, inc.ID, nil, incidentFields(&inc, uniqueNames(in.Services), uniqueNames(in.Regions), uniqueNames(in.Factors))); err != nil {
+		return nil, err
+	}
+	if err := s.replaceChildren(tx, c, inc.ID, children); err != nil {
+		return nil, err
+	}
+	if err := s.publishedOnWrite(tx, inc.ID, ""); err != nil {
+		return nil, err
+	}
+	return s.getIncident(tx, inc.ID)
+}
+
 // UpdateIncident replaces an incident's fields. When version is non-zero it must match the stored
 // version, else ErrConflict: nobody's edit is overwritten silently.
 func (s *Store) UpdateIncident(ctx context.Context, id int64, version int, in IncidentInput, children Children) (*Incident, error) {
 	var updated *Incident
-	err := s.inWrite(ctx, func(tx *gorm.DB, c *changes) error {
-		loaded, err := s.getIncident(tx, id)
-		if err != nil {
-			return err
-		}
-		current := *loaded
-		if version != 0 && version != current.Version {
-			return fmt.Errorf("incident %d is at version %d, not %d: %w", id, current.Version, version, ErrConflict)
-		}
-		next := current
-		applyIncidentInput(&next, in)
-		next.Version = current.Version + 1
-		columns := changedIncidentColumns(&current, &next)
-		res := tx.Model(&Incident{}).Where("id = ? AND version = ?", id, current.Version).
-			Select(columns).Updates(&next)
-		if res.Error != nil {
-			return fmt.Errorf("update incident %d: %w", id, res.Error)
-		}
-		if res.RowsAffected == 0 {
-			return fmt.Errorf("incident %d changed during the update: %w", id, ErrConflict)
-		}
-		retagged, err := s.changeTags(tx, &current, in)
-		if err != nil {
-			return err
-		}
-		c.row(id, readsInsights(columns) || retagged)
-		before := incidentFields(&current, current.ServiceNames(), current.RegionNames(), current.FactorSlugs())
-		if err := audit(tx, ActionUpdate, EntityIncident, id, id, before, incidentFields(&next, uniqueNames(in.Services), uniqueNames(in.Regions), uniqueNames(in.Factors))); err != nil {
-			return err
-		}
-		if err := s.replaceChildren(tx, c, id, children); err != nil {
-			return err
-		}
-		if next.PostmortemState == PostmortemPublished {
-			if err := s.publishedOnWrite(tx, id, current.PostmortemState); err != nil {
-				return err
-			}
-		}
-		if children.Timeline != nil || children.ImpactWindows != nil || children.FollowUps != nil {
-			updated, err = s.getIncident(tx, id)
-			return err
-		}
-		// Nothing nested changed: the edit is what was read, with its new row and, when they
-		// changed, its tags read again.
-		updated = &next
-		if retagged {
-			copyNested(updated, &current)
-			updated.Services, updated.Regions, updated.Factors = nil, nil, nil
-			for n := range updated.ImpactWindows {
-				updated.ImpactWindows[n].Services = nil
-			}
-			for n := range updated.FollowUps {
-				updated.FollowUps[n].Factors = nil
-			}
-			return loadTags(tx, updated)
-		}
-		return nil
+	err := s.inWrite(ctx, func(tx *gorm.DB, c *changes) (err error) {
+		updated, err = s.updateIncident(tx, c, id, version, in, children)
+		return err
 	})
 	if err != nil {
 		return nil, err
+	}
+	return updated, nil
+}
+
+// updateIncident is UpdateIncident inside the caller's transaction, recording what it writes in c.
+func (s *Store) updateIncident(tx *gorm.DB, c *changes, id int64, version int, in IncidentInput, children Children) (*Incident, error) {
+	loaded, err := s.getIncident(tx, id)
+	if err != nil {
+		return nil, err
+	}
+	current := *loaded
+	if version != 0 && version != current.Version {
+		return nil, fmt.Errorf("incident %d is at version %d, not %d: %w", id, current.Version, version, ErrConflict)
+	}
+	next := current
+	applyIncidentInput(&next, in)
+	next.Version = current.Version + 1
+	columns := changedIncidentColumns(&current, &next)
+	res := tx.Model(&Incident{}).Where("id = ? AND version = ?", id, current.Version).
+		Select(columns).Updates(&next)
+	if res.Error != nil {
+		return nil, fmt.Errorf("update incident %d: %w", id, res.Error)
+	}
+	if res.RowsAffected == 0 {
+		return nil, fmt.Errorf("incident %d changed during the update: %w", id, ErrConflict)
+	}
+	retagged, err := s.changeTags(tx, &current, in)
+	if err != nil {
+		return nil, err
+	}
+	c.row(id, readsInsights(columns) || retagged)
+	sourcesBefore, sourcesAfter, err := writeMilestoneSources(tx, id, &current, &next, in.Origin)
+	if err != nil {
+		return nil, err
+	}
+	before := mergeFields(incidentFields(&current, current.ServiceNames(), current.RegionNames(), current.FactorSlugs()), sourcesBefore)
+	after := mergeFields(incidentFields(&next, uniqueNames(in.Services), uniqueNames(in.Regions), uniqueNames(in.Factors)), sourcesAfter)
+	if err := audit(tx, ActionUpdate, EntityIncident, id, id, before, after); err != nil {
+		return nil, err
+	}
+	if err := s.replaceChildren(tx, c, id, children); err != nil {
+		return nil, err
+	}
+	if next.PostmortemState == PostmortemPublished {
+		if err := s.publishedOnWrite(tx, id, current.PostmortemState); err != nil {
+			return nil, err
+		}
+	}
+	if children.Timeline != nil || children.ImpactWindows != nil || children.FollowUps != nil || sourcesAfter != nil {
+		return s.getIncident(tx, id)
+	}
+	// Nothing nested changed: the edit is what was read, with its new row and, when they
+	// changed, its tags read again.
+	updated := &next
+	if retagged {
+		copyNested(updated, &current)
+		updated.Services, updated.Regions, updated.Factors = nil, nil, nil
+		for n := range updated.ImpactWindows {
+			updated.ImpactWindows[n].Services = nil
+		}
+		for n := range updated.FollowUps {
+			updated.FollowUps[n].Factors = nil
+		}
+		if err := loadTags(tx, updated); err != nil {
+			return nil, err
+		}
 	}
 	return updated, nil
 }

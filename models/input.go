@@ -37,6 +37,8 @@ type IncidentInput struct {
 	// Source and ExternalID mark an imported record so a re-import finds it; set only on create.
 	Source     string `json:"-"`
 	ExternalID string `json:"-"`
+	// Origin says where the milestones came from; by default the context's actor typed them.
+	Origin MilestoneOrigin `json:"-"`
 }
 
 // Milestones are the six instants of an incident, in UTC, nil when nobody knows them.

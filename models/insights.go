@@ -28,6 +28,9 @@ const NoGroup = ""
 // about time, not a fixed width, because incident durations span four orders of magnitude.
 var HistogramEdges = []int64{60, 300, 900, 1800, 3600, 7200, 14400, 28800, 86400, 259200, 604800}
 
+// SourcesMachine is the InsightsFilter.Sources value for figures whose milestones came from machines.
+const SourcesMachine = "machine"
+
 // InsightsFilter chooses the incidents the insights cover. Empty fields do not filter.
 type InsightsFilter struct {
 	// From and To bound the start of impact: From inclusive, To exclusive. Incidents without a
@@ -40,6 +43,9 @@ type InsightsFilter struct {
 	Factor          string // a contributing factor's slug
 	Interval        string // "month" (default) or "quarter", for the trend
 	GroupBy         string // an InsightGroupings value; "severity" by default
+	// Sources, when SourcesMachine, keeps the incidents each of whose recorded milestones an
+	// import or an alert set: figures nobody typed.
+	Sources string
 	// KeepValues keeps each group's sorted values when the group has at most this many, for strip
 	// plots; 0 keeps none.
 	KeepValues int

@@ -162,6 +162,14 @@ func (s *Store) insightsWhere(f InsightsFilter) (string, []any, bool) {
 		where = append(where, "i.id IN (SELECT incident_id FROM incident_factors JOIN factors ON factors.id = incident_factors.factor_id WHERE factors.slug = ?)")
 		args = append(args, f.Factor)
 	}
+	if f.Sources == SourcesMachine {
+		// Every recorded milestone has a machine's source, and the start is recorded: a figure
+		// is measured from it.
+		where = append(where, "i.started_at IS NOT NULL")
+		for _, name := range MilestoneNames {
+			where = append(where, "(i."+name+" IS NULL OR EXISTS (SELECT 1 FROM milestone_sources ms WHERE ms.incident_id = i.id AND ms.milestone = '"+name+"' AND ms.kind IN ('imported', 'alert')))")
+		}
+	}
 	return strings.Join(where, " AND "), args, len(where) > 1
 }
 

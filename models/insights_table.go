@@ -223,9 +223,13 @@ func (t *insightTable) bytes() int {
 
 // choose returns the rows a filter chooses, in id order, their groups and, when the table keeps
 // them, each figure's sort keys over the rows chosen; ok is false when the filter names a severity
-// or a detection method outside the known values, which the table does not keep (the caller
-// computes from SQL instead). The rows and keys may be the table's own: they must not be changed.
+// or a detection method outside the known values, or milestone sources, which the table does not
+// keep (the caller computes from SQL instead). The rows and keys may be the table's own: they must not be changed.
 func (t *insightTable) choose(f InsightsFilter, dialect string) (rows []insightRow, g groups, sorted [][]int64, ok bool) {
+	if f.Sources != "" {
+		// The table keeps no milestone sources: the sources filter is answered from SQL.
+		return nil, groups{}, nil, false
+	}
 	var tests []func(n int) bool
 	if f.From != nil || f.To != nil {
 		// The database compares its own start with the bound: Unix seconds on SQLite, microseconds

@@ -79,6 +79,8 @@ type Incident struct {
 	Timeline      []TimelineEvent `gorm:"foreignKey:IncidentID"`
 	ImpactWindows []ImpactWindow  `gorm:"foreignKey:IncidentID"`
 	FollowUps     []FollowUp      `gorm:"foreignKey:IncidentID"`
+	// MilestoneSources says where each known milestone came from, by milestone name.
+	MilestoneSources map[string]MilestoneSource `gorm:"-"`
 }
 
 // Location returns the incident's display zone, falling back to UTC for an unknown name.

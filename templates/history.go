@@ -255,6 +255,10 @@ var fieldLabels = map[string]string{
 	"description": "Description", "priority": "Priority", "owner": "Owner", "due_on": "Due",
 	"done_at": "Done", "tracker_url": "Tracker link", "verification": "How we will know it worked",
 	"to_id": "Linked incident",
+	// Where a milestone's time came from, recorded when a person's time replaces a machine's.
+	"triggered_at_source": "Triggered: source", "started_at_source": "Impact started: source",
+	"detected_at_source": "Detected: source", "acknowledged_at_source": "Acknowledged: source",
+	"mitigated_at_source": "Mitigated: source", "resolved_at_source": "Resolved: source",
 }
 
 var entityFieldLabels = map[string]map[string]string{

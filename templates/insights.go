@@ -18,6 +18,8 @@ import (
 type InsightsForm struct {
 	From, To, Severity, Service, Region, DetectionMethod, Factor string
 	Interval, GroupBy, Figure                                    string
+	// Sources is "machine" to keep the figures whose milestones no person typed.
+	Sources string
 }
 
 // Query is the filter as URL parameters, empty ones left out: the CSV links and the API carry it.
@@ -26,6 +28,7 @@ func (f InsightsForm) Query() url.Values {
 	for _, kv := range [][2]string{
 		{"from", f.From}, {"to", f.To}, {"severity", f.Severity}, {"service", f.Service}, {"region", f.Region},
 		{"detection_method", f.DetectionMethod}, {"factor", f.Factor}, {"interval", f.Interval}, {"group_by", f.GroupBy}, {"figure", f.Figure},
+		{"milestone_sources", f.Sources},
 	} {
 		if kv[1] != "" {
 			q.Set(kv[0], kv[1])
@@ -36,8 +39,11 @@ func (f InsightsForm) Query() url.Values {
 
 // Filtered tells whether anything narrows the incidents.
 func (f InsightsForm) Filtered() bool {
-	return f.From != "" || f.To != "" || f.Severity != "" || f.Service != "" || f.Region != "" || f.DetectionMethod != "" || f.Factor != ""
+	return f.From != "" || f.To != "" || f.Severity != "" || f.Service != "" || f.Region != "" || f.DetectionMethod != "" || f.Factor != "" || f.Sources != ""
 }
+
+// SourceOptions are the insights' milestone-source filter's choices.
+var SourceOptions = []Option{{models.SourcesMachine, "Set by imports or alerts"}}
 
 // Preset is a ready-made period.
 type Preset struct {

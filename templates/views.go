@@ -148,6 +148,9 @@ type IncidentFormValues struct {
 	Public                                                           bool
 	Milestones                                                       map[string]string
 	Factors                                                          []string
+	// Pasted holds, by milestone, the value read from pasted text: saved unchanged, the
+	// milestone's source is the pasted text, not the person.
+	Pasted map[string]string
 }
 
 // IncidentForm is the new and the edit incident page.
@@ -438,4 +441,25 @@ func followUpZone(v IncidentView, f ChildForm[FollowUpFormValues]) string {
 		return f.Values.TimeZone
 	}
 	return v.Location.String()
+}
+
+// sourceIcon is the mark of a milestone source; the word beside it says the same.
+func sourceIcon(kind string) string {
+	switch kind {
+	case models.SourceAlert:
+		return "⚡"
+	case models.SourceImported:
+		return "⇩"
+	case models.SourcePasted:
+		return "⎘"
+	}
+	return "✎"
+}
+
+// IntegrationKindOptions are the alerting systems an integration may be.
+func IntegrationKindOptions() []Option {
+	return []Option{
+		{models.IntegrationAlertmanager, "Prometheus Alertmanager"}, {models.IntegrationGrafana, "Grafana alerting"},
+		{models.IntegrationPagerDuty, "PagerDuty (v3 webhooks)"}, {models.IntegrationGeneric, "Generic JSON"},
+	}
 }

@@ -39,10 +39,24 @@ func TestScreenshots(t *testing.T) {
 		t.Fatal(err)
 	}
 	seedStatusExtras(t, store)
+	// An incident an alert opened, so the milestone source marks show, and its integration.
+	_, integ, err := store.CreateIntegration(bg, models.IntegrationInput{Kind: models.IntegrationAlertmanager, Name: "prod alertmanager"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	alertStart := time.Date(2026, 11, 30, 7, 54, 0, 0, time.UTC)
+	intake, err := store.ReceiveAlerts(bg, integ, alertStart.Add(3*time.Minute), []models.AlertNotice{{
+		DedupKey: "{}:{alertname=\"CheckoutErrors\"}", Fingerprint: "3f2a9c1d", State: models.AlertFiring, Title: "CheckoutErrors",
+		Summary: "Checkout answers 5xx above 2%", Severity: "critical", Service: "checkout", StartsAt: &alertStart,
+	}})
+	if err != nil || len(intake.Opened) != 1 {
+		t.Fatalf("alert: %+v, %v", intake, err)
+	}
 	srv := httptest.NewServer(web.New(web.Deps{Store: store, Log: slog.New(slog.NewTextHandler(io.Discard, nil))}))
 	t.Cleanup(srv.Close)
 	signIn(t, ctx, srv)
 	pages := map[string]string{
+		"integrations": "/admin/integrations", "incident-alert": "/incidents/" + itoa(intake.Opened[0]),
 		"list": "/incidents", "incident": "/incidents/1", "incident-002": "/incidents/3", "new": "/incidents/new",
 		"follow-ups": "/follow-ups", "recurrence": "/recurrence", "insights": "/insights", "search": "/search?q=cache",
 		"history": "/incidents/1/history", "account": "/account", "status": "/status",

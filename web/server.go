@@ -239,6 +239,9 @@ func routes(r router, h *handlers.Handlers) {
 	r.post("/admin/components/:id", Admin, h.ComponentSave)
 	r.get("/admin/components/:id/delete", Admin, h.ComponentDeleteConfirm) // asks first
 	r.post("/admin/components/:id/delete", Admin, h.ComponentDelete)
+	r.get("/admin/integrations", Admin, h.IntegrationList)
+	r.post("/admin/integrations", Admin, h.IntegrationCreate)
+	r.post("/admin/integrations/:id/revoke", Admin, h.IntegrationRevoke)
 	r.get("/admin/trash", Admin, h.TrashList)
 	r.post("/admin/trash/:id/restore", Admin, h.IncidentRestore)
 
@@ -322,6 +325,9 @@ func routes(r router, h *handlers.Handlers) {
 	r.get("/api/v1/recurrence", Viewer, h.APIRecurrence)
 	r.get("/api/v1/insights", Viewer, h.APIInsights)
 	r.post("/api/v1/review/language", Viewer, h.APIReviewLanguage) // reads only: a viewer may check wording
+	// Alerting systems post here with the integration's own secret or signature (see
+	// handlers.IsAlertReceiverPath); no session, no API token, no CSRF token.
+	r.post("/api/v1/integrations/:id/alerts", Public, h.IntegrationAlerts)
 }
 
 func isAPI(c echo.Context) bool { return strings.HasPrefix(c.Request().URL.Path, "/api/") }

@@ -38,6 +38,8 @@ Usage:
                                        the password is asked for, or read from standard input
   hindsight token create --email E --name N
                                        print a new API token on the last line
+  hindsight integration create --kind alertmanager|grafana|pagerduty|generic --name N [--mapping JSON]
+                                       print an alert receiver's URL, and its secret on the last line
   hindsight doctor [--repair]          recompute derived tables and compare
   hindsight export FILE [--database ...]
                                        write the whole database as JSON ("-" for stdout)
@@ -81,6 +83,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer, 
 		return userCommand(ctx, rest, stdin, stdout)
 	case "token":
 		return tokenCommand(ctx, rest, stdout)
+	case "integration":
+		return integrationCommand(ctx, rest, stdout)
 	case "doctor":
 		return doctorCommand(ctx, rest, stdout)
 	case "help", "-h", "--help":

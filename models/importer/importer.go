@@ -207,6 +207,7 @@ func Run(ctx context.Context, store *models.Store, records []Record, opts Option
 		if res.Action != "" {
 			continue
 		}
+		rec.Input.Origin = models.MilestoneOrigin{Kind: models.SourceImported, Detail: importedFrom(rec)}
 		old := existing[[2]string{rec.Input.Source, rec.Input.ExternalID}]
 		switch {
 		case old == nil:
@@ -219,6 +220,7 @@ func Run(ctx context.Context, store *models.Store, records []Record, opts Option
 		default:
 			res.IncidentID = old.ID
 			in, children, changes := Merge(old, rec)
+			in.Origin = rec.Input.Origin
 			if len(changes) == 0 {
 				res.Action = Unchanged
 				continue
@@ -329,3 +331,14 @@ func IsInvalid(err error) bool {
 
 // instant normalises a time the way the store keeps it: UTC, whole seconds.
 func instant(t time.Time) time.Time { return t.UTC().Truncate(time.Second) }
+
+// importedFrom names where a record's milestones came from: its file, and the format.
+func importedFrom(rec Record) string {
+	switch {
+	case rec.File != "" && rec.Input.Source != "":
+		return rec.File + " (" + rec.Input.Source + ")"
+	case rec.File != "":
+		return rec.File
+	}
+	return rec.Input.Source
+}
