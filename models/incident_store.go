@@ -281,8 +281,10 @@ func (s *Store) CreateIncident(ctx context.Context, in IncidentInput, children C
 			return err
 		}
 		var err error
-		created, err = s.getIncident(tx, inc.ID)
-		return err
+		if created, err = s.getIncident(tx, inc.ID); err != nil {
+			return err
+		}
+		return s.incidentWritten(tx, nil, created) // webhook events: outbox.go
 	})
 	if err != nil {
 		return nil, fmt.Errorf("create incident: %w", err)
@@ -327,8 +329,10 @@ func (s *Store) UpdateIncident(ctx context.Context, id int64, version int, in In
 			return err
 		}
 		var err error
-		updated, err = s.getIncident(tx, id)
-		return err
+		if updated, err = s.getIncident(tx, id); err != nil {
+			return err
+		}
+		return s.incidentWritten(tx, &current, updated) // webhook events: outbox.go
 	})
 	if err != nil {
 		return nil, err
