@@ -352,7 +352,9 @@ type AttemptResult struct {
 }
 
 // Succeeded tells whether the receiver took the message: any 2xx answer.
-func (r AttemptResult) Succeeded() bool { return r.Err == "" && r.StatusCode >= 200 && r.StatusCode < 300 }
+func (r AttemptResult) Succeeded() bool {
+	return r.Err == "" && r.StatusCode >= 200 && r.StatusCode < 300
+}
 
 // Backoff is how long to wait after the attempts-th failed attempt: 10 s doubling, at most 1 h.
 func Backoff(attempts int) time.Duration {
