@@ -37,6 +37,8 @@ type Handlers struct {
 	OIDC *OIDC
 	// PasswordSignIn says who may sign in with a password.
 	PasswordSignIn PasswordSignIn
+	// WebhooksAllowPrivate lets webhook endpoints name loopback and private addresses.
+	WebhooksAllowPrivate bool
 
 	// status keeps the public status page's answers until the records change.
 	status statusCache

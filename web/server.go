@@ -56,6 +56,9 @@ type Deps struct {
 	OIDC handlers.OIDCConfig
 	// PasswordSignIn can turn password sign-in off for all but break-glass accounts.
 	PasswordSignIn handlers.PasswordSignIn
+	// WebhooksAllowPrivate lets webhook endpoints name loopback, private and link-local
+	// addresses (--webhooks-allow-private).
+	WebhooksAllowPrivate bool
 }
 
 func pageCacheBytes(n int) int {
@@ -112,6 +115,7 @@ func New(deps Deps) *echo.Echo {
 	}
 	h := &handlers.Handlers{Store: deps.Store, Log: deps.Log, BaseURL: deps.BaseURL, Sessions: sessions, Similar: deps.Similar, Fragments: handlers.NewFragments(pageCacheBytes(deps.PageCacheBytes)), Warmed: deps.Warmed}
 	h.OIDC, h.PasswordSignIn = handlers.NewOIDC(deps.OIDC), deps.PasswordSignIn
+	h.WebhooksAllowPrivate = deps.WebhooksAllowPrivate
 	if n, err := deps.Store.CountUsers(context.Background()); err == nil && n == 0 {
 		h.SetupToken = deps.SetupToken
 		if h.SetupToken == "" {
@@ -226,6 +230,13 @@ func routes(r router, h *handlers.Handlers) {
 	r.post("/admin/settings", Admin, h.SettingsUpdate)
 	r.get("/admin/import", Admin, h.ImportForm)
 	r.post(importPath, Admin, h.ImportUpload) // takes up to 20 MiB: see bodyLimits
+	r.get("/admin/webhooks", Admin, h.WebhookList)
+	r.get("/admin/webhooks/new", Admin, h.WebhookNew)
+	r.post("/admin/webhooks", Admin, h.WebhookCreate)
+	r.get("/admin/webhooks/:id", Admin, h.WebhookShow)
+	r.post("/admin/webhooks/:id", Admin, h.WebhookUpdate)
+	r.post("/admin/webhooks/:id/delete", Admin, h.WebhookDelete)
+	r.post("/admin/webhooks/:id/deliveries/:delivery/redeliver", Admin, h.WebhookRedeliver)
 	r.get("/admin/trash", Admin, h.TrashList)
 	r.post("/admin/trash/:id/restore", Admin, h.IncidentRestore)
 

@@ -165,6 +165,8 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	maxInFlight := fs.Int("max-in-flight", envInt("HINDSIGHT_MAX_IN_FLIGHT", web.DefaultMaxInFlight), "requests served at once; past it, 503 with Retry-After at once; -1 for no cap (env HINDSIGHT_MAX_IN_FLIGHT)")
 	maxPerAddress := fs.Int("max-in-flight-per-address", envInt("HINDSIGHT_MAX_IN_FLIGHT_PER_ADDRESS", web.DefaultMaxInFlightPerAddress), "requests one client address may have in flight, bodies still arriving included; past it, 429; -1 for no cap (env HINDSIGHT_MAX_IN_FLIGHT_PER_ADDRESS)")
 	pprofAddr := fs.String("pprof-addr", "", "serve Go's profiler (net/http/pprof) on this address, e.g. 127.0.0.1:6060; off when empty")
+	webhookWorkers := fs.Int("webhook-workers", envInt("HINDSIGHT_WEBHOOK_WORKERS", 2), "webhook deliveries this instance sends at once; 0 sends none, leaving them to other instances (env HINDSIGHT_WEBHOOK_WORKERS)")
+	webhooksAllowPrivate := fs.Bool("webhooks-allow-private", env("HINDSIGHT_WEBHOOKS_ALLOW_PRIVATE", "") == "true", "let webhook endpoints be loopback, private or link-local addresses; off, they are refused when saved and when dialled (env HINDSIGHT_WEBHOOKS_ALLOW_PRIVATE=true)")
 	signIn := signInFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -208,7 +210,7 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 		Handler: web.New(web.Deps{
 			Store: store, Log: log, SecureCookies: *secure || useTLS, TrustedProxies: trusted, BaseURL: base,
 			MaxInFlight: *maxInFlight, MaxInFlightPerAddress: *maxPerAddress, Warmed: warmed, Similar: similar, PageCacheBytes: *pageCacheMB << 20,
-			OIDC: oidcConfig, PasswordSignIn: passwordSignIn,
+			OIDC: oidcConfig, PasswordSignIn: passwordSignIn, WebhooksAllowPrivate: *webhooksAllowPrivate,
 		}),
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       30 * time.Second,
@@ -221,6 +223,9 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
 	go sweepExpired(ctx, store, log)
+	go store.RunWebhookDeliveries(ctx, models.DeliveryOptions{
+		Workers: *webhookWorkers, AllowPrivate: *webhooksAllowPrivate, BaseURL: base, Log: log,
+	})
 	go func() {
 		<-warmed // rank after the warm-up, which /readyz waits for
 		similar.Run(ctx)
