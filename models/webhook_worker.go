@@ -33,8 +33,12 @@ type DeliveryOptions struct {
 	Log          *slog.Logger
 }
 
-// Lease is how long a claimed delivery is a worker's alone: longer than a request may take.
-const Lease = time.Minute
+// Lease is how long a claimed delivery is a worker's alone: longer than the requests of a
+// claimed batch may take together.
+const Lease = 2 * time.Minute
+
+// claimBatch is how many deliveries a worker claims at once; each request may take 15 s.
+const claimBatch = 4
 
 // RunWebhookDeliveries sends queued deliveries until ctx ends: it starts the workers, each
 // through Safely (a panic is logged and the worker goes on), and the periodic overdue check.
@@ -102,8 +106,6 @@ func (s *Store) runWorker(ctx context.Context, worker string, client *http.Clien
 			return
 		case <-wake:
 			rechecks = 2
-			// Pass the wake on: the other workers of this process may be idle too.
-			s.webhooks.poke()
 		case <-soon:
 		case <-poll.C:
 		}
@@ -131,9 +133,12 @@ func (s *Store) runOverdueCheck(ctx context.Context, opts DeliveryOptions) {
 
 // deliverDue claims a few due deliveries and sends them one by one.
 func (s *Store) deliverDue(ctx context.Context, worker string, client *http.Client, opts DeliveryOptions) (int, error) {
-	claimed, err := s.ClaimWebhookDeliveries(ctx, worker, time.Now(), Lease, 4)
+	claimed, err := s.ClaimWebhookDeliveries(ctx, worker, time.Now(), Lease, claimBatch)
 	if err != nil || len(claimed) == 0 {
 		return 0, err
+	}
+	if len(claimed) == claimBatch {
+		s.webhooks.poke() // more may be due: wake another idle worker of this process
 	}
 	endpoints := map[int64]*WebhookEndpoint{}
 	for n := range claimed {
