@@ -600,3 +600,49 @@ func TestSlackFormatSendsTextAndBlocks(t *testing.T) {
 }
 
 func itoa(n int64) string { b, _ := json.Marshal(n); return string(b) }
+
+// TestWorkersRefuseLoopbackWithoutTheFlag: an endpoint on loopback (saved while private
+// addresses were allowed) gets nothing from workers running without the flag: the attempt is
+// logged as refused and the receiver is never reached.
+func TestWorkersRefuseLoopbackWithoutTheFlag(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *models.Store) {
+		reached := make(chan struct{}, 1)
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			reached <- struct{}{}
+		}))
+		defer srv.Close()
+		ep := newEndpoint(t, s, srv.URL, models.EventIncidentCreated)
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			s.RunWebhookDeliveries(ctx, models.DeliveryOptions{Workers: 1, AllowPrivate: false, Poll: time.Hour, OverdueEvery: time.Hour})
+		}()
+		defer func() { cancel(); <-done }()
+		if _, err := s.CreateIncident(ctx, seed000(t), models.Children{}); err != nil {
+			t.Fatal(err)
+		}
+		deadline := time.Now().Add(30 * time.Second)
+		for {
+			list, err := s.WebhookDeliveries(ctx, ep.ID, 10)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(list) > 0 && len(list[0].AttemptLog) > 0 {
+				if a := list[0].AttemptLog[0]; a.StatusCode != 0 || a.Error != models.ErrForbiddenAddress.Error() || list[0].State != models.DeliveryPending {
+					t.Errorf("attempt %+v, delivery %s", a, list[0].State)
+				}
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatal("no attempt was logged")
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		select {
+		case <-reached:
+			t.Error("the loopback receiver was reached")
+		default:
+		}
+	})
+}
