@@ -28,7 +28,8 @@ type DeliveryOptions struct {
 	BaseURL string
 	// Poll is how often the workers look for due deliveries without being woken; 5 s if zero.
 	Poll time.Duration
-	// OverdueEvery is how often follow-ups are checked for going overdue; 5 min if zero.
+	// OverdueEvery is how often follow-ups are checked for going overdue, and old deliveries
+	// pruned; 5 min if zero.
 	OverdueEvery time.Duration
 	Log          *slog.Logger
 }
@@ -122,6 +123,13 @@ func (s *Store) runOverdueCheck(ctx context.Context, opts DeliveryOptions) {
 		})
 		if err != nil && ctx.Err() == nil {
 			opts.Log.Error("overdue follow-ups", "err", err)
+		}
+		err = Safely(func() error {
+			_, err := s.PruneWebhookDeliveries(ctx, time.Now().Add(-KeepDeliveries))
+			return err
+		})
+		if err != nil && ctx.Err() == nil {
+			opts.Log.Error("prune webhook deliveries", "err", err)
 		}
 		select {
 		case <-ctx.Done():

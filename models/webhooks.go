@@ -459,3 +459,25 @@ func (s *Store) EnqueueOverdueFollowUps(ctx context.Context, now time.Time) (int
 	})
 	return queued, err
 }
+
+// KeepDeliveries is how long delivered and failed deliveries stay in the log.
+const KeepDeliveries = 30 * 24 * time.Hour
+
+// PruneWebhookDeliveries removes delivered and failed deliveries queued before before, with
+// their attempts, and returns how many it removed. Pending ones stay whatever their age.
+func (s *Store) PruneWebhookDeliveries(ctx context.Context, before time.Time) (int64, error) {
+	var removed int64
+	err := s.write.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		old := "state IN ('delivered', 'failed') AND created_at < ?"
+		if err := tx.Exec("DELETE FROM webhook_attempts WHERE delivery_id IN (SELECT id FROM webhook_deliveries WHERE "+old+")", before.UTC()).Error; err != nil {
+			return fmt.Errorf("prune webhook attempts: %w", err)
+		}
+		res := tx.Where(old, before.UTC()).Delete(&WebhookDelivery{})
+		if res.Error != nil {
+			return fmt.Errorf("prune webhook deliveries: %w", res.Error)
+		}
+		removed = res.RowsAffected
+		return nil
+	})
+	return removed, err
+}

@@ -279,6 +279,16 @@ func TestWebhookRetriesBackOffForADay(t *testing.T) {
 		if err := s.RedeliverWebhook(ctx, ep.ID+1000, list[0].ID); !errors.Is(err, models.ErrNotFound) {
 			t.Errorf("redeliver through another endpoint: %v", err)
 		}
+		// Delivered and failed deliveries leave the log after KeepDeliveries; pending ones stay.
+		if _, err := s.CreateIncident(ctx, seed000(t), models.Children{}); err != nil {
+			t.Fatal(err)
+		}
+		if n, err := s.PruneWebhookDeliveries(ctx, time.Now()); err != nil || n != 1 {
+			t.Errorf("pruned %d, %v; want the one delivered", n, err)
+		}
+		if left := deliveryTypes(t, s, ep.ID); len(left) != 1 {
+			t.Errorf("after pruning: %v, want the pending one", left)
+		}
 	})
 }
 
