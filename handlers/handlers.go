@@ -36,6 +36,8 @@ type Handlers struct {
 	// SignIn says how people sign in: the identity provider in force, if any, and who may use
 	// a password.
 	SignIn *SignIn
+	// WebhooksAllowPrivate lets webhook endpoints name loopback and private addresses.
+	WebhooksAllowPrivate bool
 
 	// status keeps the public status page's answers until the records change.
 	status statusCache

@@ -156,11 +156,13 @@ func (s *Store) CreateEvent(ctx context.Context, incidentID int64, in EventInput
 		if err := checkTimelineRoom(tx, incidentID); err != nil {
 			return err
 		}
-		ev, err = insertEvent(tx, incidentID, in)
-		if ev != nil && ev.readByInsights() {
+		if ev, err = insertEvent(tx, incidentID, in); err != nil {
+			return err
+		}
+		if ev.readByInsights() {
 			c.insights(incidentID)
 		}
-		return err
+		return s.timelineCreated(tx, ev) // webhook events: outbox.go
 	})
 	return ev, err
 }
@@ -309,8 +311,10 @@ func setFollowUpFactors(tx *gorm.DB, followUpID int64, slugs []string) error {
 func (s *Store) CreateFollowUp(ctx context.Context, incidentID int64, in FollowUpInput) (*FollowUp, error) {
 	var f *FollowUp
 	err := s.withIncident(ctx, incidentID, false, func(tx *gorm.DB, _ *changes) (err error) {
-		f, err = insertFollowUp(tx, incidentID, in)
-		return err
+		if f, err = insertFollowUp(tx, incidentID, in); err != nil {
+			return err
+		}
+		return s.followUpWritten(tx, nil, f) // webhook events: outbox.go
 	})
 	return f, err
 }
@@ -333,7 +337,10 @@ func (s *Store) UpdateFollowUp(ctx context.Context, incidentID, id int64, versio
 		if err := setFollowUpFactors(tx, id, in.Factors); err != nil {
 			return err
 		}
-		return audit(tx, ActionUpdate, EntityFollowUp, id, incidentID, followUpFields(&current, current.FactorSlugs()), followUpFields(&row, uniqueNames(in.Factors)))
+		if err := audit(tx, ActionUpdate, EntityFollowUp, id, incidentID, followUpFields(&current, current.FactorSlugs()), followUpFields(&row, uniqueNames(in.Factors))); err != nil {
+			return err
+		}
+		return s.followUpWritten(tx, &current, &row) // webhook events: outbox.go
 	})
 }
 

@@ -16,8 +16,9 @@ var doctorBaseTables = []string{
 	"login_failures", "audit_entries", "factors", "incident_factors", "follow_up_factors",
 	"incident_links", "calendar_feeds", "postmortem_versions", "settings", "goose_db_version",
 	"language_rules_off", "oidc_identities", "components", "component_services", "maintenances",
-	"maintenance_components", "maintenance_updates",
-	"language_rules_off", "oidc_identities", "integrations", "alert_groups", "alert_states", "milestone_sources",
+	"maintenance_components", "maintenance_updates", "integrations", "alert_groups", "alert_states", "milestone_sources",
+	// Webhook endpoints, their outbox, its log, and which overdue follow-ups were announced.
+	"webhook_endpoints", "webhook_deliveries", "webhook_attempts", "webhook_overdue_notices",
 }
 
 // DoctorTableKind says what the doctor takes a table of the given dialect's schema for: "base",

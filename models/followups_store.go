@@ -336,6 +336,9 @@ func (s *Store) SetFollowUpStatus(ctx context.Context, ids []int64, status strin
 			if err := audit(tx, ActionUpdate, EntityFollowUp, current.ID, current.IncidentID, followUpFields(&current, current.FactorSlugs()), followUpFields(&row, in.Factors)); err != nil {
 				return err
 			}
+			if err := s.followUpWritten(tx, &current, &row); err != nil { // webhook events: outbox.go
+				return err
+			}
 			changed++
 		}
 		return nil

@@ -302,7 +302,11 @@ func (s *Store) createIncident(tx *gorm.DB, c *changes, in IncidentInput, childr
 	if err := s.publishedOnWrite(tx, inc.ID, ""); err != nil {
 		return nil, err
 	}
-	return s.getIncident(tx, inc.ID)
+	created, err := s.getIncident(tx, inc.ID)
+	if err != nil {
+		return nil, err
+	}
+	return created, s.incidentWritten(tx, nil, created) // webhook events: outbox.go
 }
 
 // UpdateIncident replaces an incident's fields. When version is non-zero it must match the stored
@@ -364,7 +368,11 @@ func (s *Store) updateIncident(tx *gorm.DB, c *changes, id int64, version int, i
 		}
 	}
 	if children.Timeline != nil || children.ImpactWindows != nil || children.FollowUps != nil || sourcesAfter != nil {
-		return s.getIncident(tx, id)
+		updated, err := s.getIncident(tx, id)
+		if err != nil {
+			return nil, err
+		}
+		return updated, s.incidentWritten(tx, &current, updated) // webhook events: outbox.go
 	}
 	// Nothing nested changed: the edit is what was read, with its new row and, when they
 	// changed, its tags read again.
@@ -382,7 +390,7 @@ func (s *Store) updateIncident(tx *gorm.DB, c *changes, id int64, version int, i
 			return nil, err
 		}
 	}
-	return updated, nil
+	return updated, s.incidentWritten(tx, &current, updated) // webhook events: outbox.go
 }
 
 // DeleteIncident soft-deletes an incident; it disappears from lists and pages, and its history

@@ -197,7 +197,10 @@ func (s *Store) SetPostmortemState(ctx context.Context, id int64, version int, s
 			return fmt.Errorf("incident %d changed meanwhile: %w", id, ErrConflict)
 		}
 		next = inc.Version + 1
-		return audit(tx, ActionUpdate, EntityIncident, id, id, before, after)
+		if err := audit(tx, ActionUpdate, EntityIncident, id, id, before, after); err != nil {
+			return err
+		}
+		return s.postmortemStateSet(tx, inc, state, next) // webhook events: outbox.go
 	})
 	if err != nil {
 		return 0, err
@@ -271,8 +274,11 @@ func (s *Store) publishedOnWrite(tx *gorm.DB, id int64, before string) error {
 	if err != nil {
 		return err
 	}
-	_, _, err = s.recordPublication(tx, inc)
-	return err
+	_, created, err := s.recordPublication(tx, inc)
+	if err != nil || !created {
+		return err
+	}
+	return s.postmortemPublished(tx, inc) // webhook events: outbox.go
 }
 
 // backfillPublications records a version for each published postmortem that has none: those

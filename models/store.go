@@ -41,6 +41,8 @@ type Store struct {
 	insightRows insightRows
 	// children keeps incidents' nested records while their incident's mark stands still.
 	children childrenCache
+	// webhooks wakes this process's webhook delivery workers.
+	webhooks webhookState
 }
 
 // Dialect is "sqlite" or "postgres".

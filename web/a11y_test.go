@@ -62,10 +62,19 @@ func a11yServer(t *testing.T) (*httptest.Server, *echo.Echo) {
 	if _, err := store.CreateUser(ctx, models.UserInput{Email: "admin@example.com", Role: models.RoleAdmin, Password: testPassword}); err != nil {
 		t.Fatal(err)
 	}
+	// A webhook endpoint with deliveries queued by the sample incidents, one of them tried.
+	if _, err := store.CreateWebhookEndpoint(ctx, models.WebhookEndpointInput{URL: "https://hooks.example.com/hindsight", Events: models.WebhookEvents, Format: models.WebhookStandard}, false); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := demo.Load(ctx, store); err != nil {
 		t.Fatal(err)
 	}
 	seedStatusExtras(t, store)
+	if claimed, err := store.ClaimWebhookDeliveries(ctx, "a11y", time.Now(), models.Lease, 1); err != nil || len(claimed) != 1 {
+		t.Fatalf("claim a delivery: %v", err)
+	} else if err := store.RecordWebhookAttempt(ctx, &claimed[0], "a11y", models.AttemptResult{StatusCode: 503, ResponseHead: "upstream busy"}, time.Now()); err != nil {
+		t.Fatal(err)
+	}
 	e := web.New(web.Deps{Store: store, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	srv := httptest.NewServer(e)
 	t.Cleanup(srv.Close)
@@ -190,7 +199,7 @@ func htmlPages(t *testing.T, srv *httptest.Server, e *echo.Echo) []string {
 			break
 		}
 	}
-	ids := map[string]int64{"/incidents/": incident, "/follow-ups/": followUp, "/maintenance/": 1, "/admin/components/": 1}
+	ids := map[string]int64{"/incidents/": incident, "/follow-ups/": followUp, "/maintenance/": 1, "/admin/components/": 1, "/admin/webhooks/": 1}
 	// The public status page links its incidents.
 	if _, body := get("/status"); statusLink.MatchString(body) {
 		var id int64

@@ -35,6 +35,9 @@ func TestScreenshots(t *testing.T) {
 	if _, err := store.CreateUser(bg, models.UserInput{Email: "responder@example.com", Role: models.RoleAdmin, Password: testPassword}); err != nil {
 		t.Fatal(err)
 	}
+	if _, err := store.CreateWebhookEndpoint(bg, models.WebhookEndpointInput{URL: "https://hooks.example.com/services/T000/B000/hindsight", Description: "on-call channel", Events: models.WebhookEvents, Format: models.WebhookSlack}, false); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := demo.Load(bg, store); err != nil {
 		t.Fatal(err)
 	}
@@ -52,6 +55,10 @@ func TestScreenshots(t *testing.T) {
 	if err != nil || len(intake.Opened) != 1 {
 		t.Fatalf("alert: %+v, %v", intake, err)
 	}
+	if claimed, err := store.ClaimWebhookDeliveries(bg, "shots", time.Now(), models.Lease, 2); err == nil && len(claimed) == 2 {
+		_ = store.RecordWebhookAttempt(bg, &claimed[0], "shots", models.AttemptResult{StatusCode: 200, Duration: 84 * time.Millisecond, ResponseHead: "ok"}, time.Now())
+		_ = store.RecordWebhookAttempt(bg, &claimed[1], "shots", models.AttemptResult{StatusCode: 503, Duration: 2100 * time.Millisecond, ResponseHead: "<html><body>Service Unavailable</body></html>"}, time.Now())
+	}
 	srv := httptest.NewServer(web.New(web.Deps{Store: store, Log: slog.New(slog.NewTextHandler(io.Discard, nil))}))
 	t.Cleanup(srv.Close)
 	signIn(t, ctx, srv)
@@ -61,6 +68,7 @@ func TestScreenshots(t *testing.T) {
 		"follow-ups": "/follow-ups", "recurrence": "/recurrence", "insights": "/insights", "search": "/search?q=cache",
 		"history": "/incidents/1/history", "account": "/account", "status": "/status",
 		"components": "/admin/components", "maintenance": "/maintenance", "maintenance-1": "/maintenance/1",
+		"webhooks": "/admin/webhooks", "webhook": "/admin/webhooks/1", "webhook-new": "/admin/webhooks/new",
 	}
 	if only := os.Getenv("HINDSIGHT_SCREENSHOT_PAGES"); only != "" {
 		for name := range pages {

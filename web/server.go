@@ -59,6 +59,9 @@ type Deps struct {
 	// SignIn, when set, is how people sign in, made by the caller from OIDC and PasswordSignIn
 	// so that it can run its re-checks (handlers.SignIn.RunRechecks); New makes one otherwise.
 	SignIn *handlers.SignIn
+	// WebhooksAllowPrivate lets webhook endpoints name loopback, private and link-local
+	// addresses (--webhooks-allow-private).
+	WebhooksAllowPrivate bool
 }
 
 func pageCacheBytes(n int) int {
@@ -118,6 +121,7 @@ func New(deps Deps) *echo.Echo {
 	if h.SignIn == nil {
 		h.SignIn = handlers.NewSignIn(deps.Store, deps.Log, deps.OIDC, deps.PasswordSignIn)
 	}
+	h.WebhooksAllowPrivate = deps.WebhooksAllowPrivate
 	if n, err := deps.Store.CountUsers(context.Background()); err == nil && n == 0 {
 		h.SetupToken = deps.SetupToken
 		if h.SetupToken == "" {
@@ -242,6 +246,13 @@ func routes(r router, h *handlers.Handlers) {
 	r.get("/admin/integrations", Admin, h.IntegrationList)
 	r.post("/admin/integrations", Admin, h.IntegrationCreate)
 	r.post("/admin/integrations/:id/revoke", Admin, h.IntegrationRevoke)
+	r.get("/admin/webhooks", Admin, h.WebhookList)
+	r.get("/admin/webhooks/new", Admin, h.WebhookNew)
+	r.post("/admin/webhooks", Admin, h.WebhookCreate)
+	r.get("/admin/webhooks/:id", Admin, h.WebhookShow)
+	r.post("/admin/webhooks/:id", Admin, h.WebhookUpdate)
+	r.post("/admin/webhooks/:id/delete", Admin, h.WebhookDelete)
+	r.post("/admin/webhooks/:id/deliveries/:delivery/redeliver", Admin, h.WebhookRedeliver)
 	r.get("/admin/trash", Admin, h.TrashList)
 	r.post("/admin/trash/:id/restore", Admin, h.IncidentRestore)
 

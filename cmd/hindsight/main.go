@@ -169,6 +169,8 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	maxInFlight := fs.Int("max-in-flight", envInt("HINDSIGHT_MAX_IN_FLIGHT", web.DefaultMaxInFlight), "requests served at once; past it, 503 with Retry-After at once; -1 for no cap (env HINDSIGHT_MAX_IN_FLIGHT)")
 	maxPerAddress := fs.Int("max-in-flight-per-address", envInt("HINDSIGHT_MAX_IN_FLIGHT_PER_ADDRESS", web.DefaultMaxInFlightPerAddress), "requests one client address may have in flight, bodies still arriving included; past it, 429; -1 for no cap (env HINDSIGHT_MAX_IN_FLIGHT_PER_ADDRESS)")
 	pprofAddr := fs.String("pprof-addr", "", "serve Go's profiler (net/http/pprof) on this address, e.g. 127.0.0.1:6060; off when empty")
+	webhookWorkers := fs.Int("webhook-workers", envInt("HINDSIGHT_WEBHOOK_WORKERS", 2), "webhook deliveries this instance sends at once; 0 sends none, leaving them to other instances (env HINDSIGHT_WEBHOOK_WORKERS)")
+	webhooksAllowPrivate := fs.Bool("webhooks-allow-private", env("HINDSIGHT_WEBHOOKS_ALLOW_PRIVATE", "") == "true", "let webhook endpoints be loopback, private or link-local addresses; off, they are refused when saved and when dialled (env HINDSIGHT_WEBHOOKS_ALLOW_PRIVATE=true)")
 	signIn := signInFlags(fs)
 	recheck := fs.Duration("oidc-recheck-interval", envDuration("HINDSIGHT_OIDC_RECHECK_INTERVAL", handlers.DefaultRecheckInterval), "how often the identity provider is asked again whether each signed-in account may stay; a refusal ends the account's sessions; 0 turns it off (env HINDSIGHT_OIDC_RECHECK_INTERVAL)")
 	if err := fs.Parse(args); err != nil {
@@ -214,7 +216,7 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 		Handler: web.New(web.Deps{
 			Store: store, Log: log, SecureCookies: *secure || useTLS, TrustedProxies: trusted, BaseURL: base,
 			MaxInFlight: *maxInFlight, MaxInFlightPerAddress: *maxPerAddress, Warmed: warmed, Similar: similar, PageCacheBytes: *pageCacheMB << 20,
-			SignIn: signInWith,
+			SignIn: signInWith, WebhooksAllowPrivate: *webhooksAllowPrivate,
 		}),
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       30 * time.Second,
@@ -228,6 +230,9 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	defer stop()
 	go sweepExpired(ctx, store, log)
 	go signInWith.RunRechecks(ctx, *recheck)
+	go store.RunWebhookDeliveries(ctx, models.DeliveryOptions{
+		Workers: *webhookWorkers, AllowPrivate: *webhooksAllowPrivate, BaseURL: base, Log: log,
+	})
 	go func() {
 		<-warmed // rank after the warm-up, which /readyz waits for
 		similar.Run(ctx)
