@@ -124,14 +124,15 @@ func TestEveryIncidentTableMovesThePages(t *testing.T) {
 		}
 		// Written by the same methods as another table above, or derived, or history.
 		covered := map[string]string{
-			"similar_suggestions": "written with similar_sets, by the same keeper method",
-			"incident_versions":   "the record of changes itself (changes.go)",
-			"audit_entries":       "history: written with every change, shown on the history page, never kept",
-			"timeline_events_fts": "search documents (PostgreSQL), derived in triggers from timeline_events",
-			"follow_ups_fts":      "search documents (PostgreSQL), derived in triggers from follow_ups",
-			"milestone_sources":   "written with the incident's row by createIncident and updateIncident, which record the incident",
-			"alert_groups":        "the alert receivers' own bookkeeping (which incident a group opened), shown on no page",
-			"alert_states":        "the alert receivers' own bookkeeping (each alert's last state), shown on no page",
+			"similar_suggestions":     "written with similar_sets, by the same keeper method",
+			"incident_versions":       "the record of changes itself (changes.go)",
+			"audit_entries":           "history: written with every change, shown on the history page, never kept",
+			"timeline_events_fts":     "search documents (PostgreSQL), derived in triggers from timeline_events",
+			"follow_ups_fts":          "search documents (PostgreSQL), derived in triggers from follow_ups",
+			"milestone_sources":       "written with the incident's row by createIncident and updateIncident, which record the incident",
+			"alert_groups":            "the alert receivers' own bookkeeping (which incident a group opened), shown on no page",
+			"alert_states":            "the alert receivers' own bookkeeping (each alert's last state), shown on no page",
+			"webhook_overdue_notices": "the webhook outbox's bookkeeping (which overdue follow-ups were announced), shown on no incident page",
 		}
 		order := []string{"timeline_events", "impact_windows", "impact_window_services", "follow_ups", "follow_up_factors",
 			"incident_services", "incident_regions", "incident_factors", "incident_links", "similar_sets", "postmortem_versions"}
