@@ -93,7 +93,7 @@ func loadChild(tx *gorm.DB, incidentID, id int64, row any, what string) error {
 // withIncident runs fn in a write transaction after checking the incident exists, and marks the
 // incident as changed.
 func (s *Store) withIncident(ctx context.Context, incidentID int64, fn func(tx *gorm.DB) error) error {
-	return s.write.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	return s.transaction(ctx, func(tx *gorm.DB) error {
 		res := tx.Model(&Incident{}).Where("id = ?", incidentID).Update("updated_at", time.Now().UTC())
 		if res.Error != nil {
 			return fmt.Errorf("touch incident %d: %w", incidentID, res.Error)
@@ -141,8 +141,10 @@ func (s *Store) CreateEvent(ctx context.Context, incidentID int64, in EventInput
 		if err := checkTimelineRoom(tx, incidentID); err != nil {
 			return err
 		}
-		ev, err = insertEvent(tx, incidentID, in)
-		return err
+		if ev, err = insertEvent(tx, incidentID, in); err != nil || !ev.Public {
+			return err
+		}
+		return s.notifyPublicUpdate(tx, incidentID, ev.ID)
 	})
 	return ev, err
 }
@@ -158,6 +160,11 @@ func (s *Store) UpdateEvent(ctx context.Context, incidentID, id int64, in EventI
 		row.ID = id
 		if err := updateChild(tx, incidentID, id, &row, "timeline event"); err != nil {
 			return err
+		}
+		if row.Public && !current.Public {
+			if err := s.notifyPublicUpdate(tx, incidentID, id); err != nil {
+				return err
+			}
 		}
 		return audit(tx, ActionUpdate, EntityEvent, id, incidentID, eventFields(&current), eventFields(&row))
 	})

@@ -16,6 +16,9 @@ var doctorBaseTables = []string{
 	"login_failures", "audit_entries", "factors", "incident_factors", "follow_up_factors",
 	"incident_links", "calendar_feeds", "postmortem_versions", "settings", "goose_db_version",
 	"language_rules_off", "oidc_identities",
+	// The status page's subscribers and their outbox (what is still to be sent is a record of
+	// what was made public, not derived from it), and the subscribe form's throttle.
+	"subscribers", "subscriber_components", "subscriber_messages", "subscriber_deliveries", "subscribe_attempts",
 }
 
 // DoctorTableKind says what the doctor takes a table of the given dialect's schema for: "base",

@@ -294,7 +294,7 @@ func (s *Store) CreateIncident(ctx context.Context, in IncidentInput, children C
 // version, else ErrConflict: nobody's edit is overwritten silently.
 func (s *Store) UpdateIncident(ctx context.Context, id int64, version int, in IncidentInput, children Children) (*Incident, error) {
 	var updated *Incident
-	err := s.write.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	err := s.transaction(ctx, func(tx *gorm.DB) error {
 		var current Incident
 		if err := tx.Preload("Services").Preload("Regions").Preload("Factors").First(&current, id).Error; err != nil {
 			return notFound(err, fmt.Sprintf("incident %d", id))
@@ -325,6 +325,11 @@ func (s *Store) UpdateIncident(ctx context.Context, id int64, version int, in In
 		}
 		if err := s.publishedOnWrite(tx, id, current.PostmortemState); err != nil {
 			return err
+		}
+		if next.PostmortemState == PostmortemPublished && current.PostmortemState != PostmortemPublished {
+			if err := s.notifyPostmortemPublished(tx, id); err != nil {
+				return err
+			}
 		}
 		var err error
 		updated, err = s.getIncident(tx, id)

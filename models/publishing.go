@@ -154,7 +154,7 @@ func (s *Store) SetPostmortemState(ctx context.Context, id int64, version int, s
 		return 0, fmt.Errorf("%q: %w", state, ErrInvalidState)
 	}
 	var next int
-	err := s.write.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	err := s.transaction(ctx, func(tx *gorm.DB) error {
 		inc, err := s.getIncident(tx, id)
 		if err != nil {
 			return err
@@ -196,6 +196,11 @@ func (s *Store) SetPostmortemState(ctx context.Context, id int64, version int, s
 			return fmt.Errorf("incident %d changed meanwhile: %w", id, ErrConflict)
 		}
 		next = inc.Version + 1
+		if state == PostmortemPublished && inc.PostmortemState != PostmortemPublished {
+			if err := s.notifyPostmortemPublished(tx, id); err != nil {
+				return err
+			}
+		}
 		return audit(tx, ActionUpdate, EntityIncident, id, id, before, after)
 	})
 	if err != nil {

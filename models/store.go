@@ -39,6 +39,8 @@ type Store struct {
 	insightRows insightRows
 	// children keeps incidents' nested records while their revision stands still.
 	children childrenCache
+	// outbox wakes the subscribers' outbox worker after deliveries were queued.
+	outbox outboxSignal
 }
 
 // Dialect is "sqlite" or "postgres".
