@@ -37,6 +37,8 @@ type Handlers struct {
 	OIDC *OIDC
 	// PasswordSignIn says who may sign in with a password.
 	PasswordSignIn PasswordSignIn
+	// Mail says how subscribers' mail is sent, for the admins' subscribers page.
+	Mail MailInfo
 
 	// status keeps the public status page's answers until the records change.
 	status statusCache

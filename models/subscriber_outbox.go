@@ -266,6 +266,16 @@ func (s *Store) DeliveryFailed(ctx context.Context, item OutboxItem, problem str
 	return nil
 }
 
+// ReleaseDelivery hands a claimed delivery back unsent, for any worker to take at once.
+func (s *Store) ReleaseDelivery(ctx context.Context, item OutboxItem) error {
+	err := s.write.WithContext(ctx).Model(&subscriberDelivery{}).Where("id = ? AND claim = ? AND sent_at IS NULL", item.DeliveryID, item.Claim).
+		Updates(map[string]any{"claimed_until": nil, "claim": nil}).Error
+	if err != nil {
+		return fmt.Errorf("release delivery %d: %w", item.DeliveryID, err)
+	}
+	return nil
+}
+
 // NextDeliveryAt is when the earliest waiting delivery nobody holds falls due, or nil when none
 // waits.
 func (s *Store) NextDeliveryAt(ctx context.Context) (*time.Time, error) {

@@ -56,6 +56,9 @@ type Deps struct {
 	OIDC handlers.OIDCConfig
 	// PasswordSignIn can turn password sign-in off for all but break-glass accounts.
 	PasswordSignIn handlers.PasswordSignIn
+	// Mail names the SMTP server and From address of subscribers' mail, for the admins; the
+	// outbox worker (models/notify) is run beside the server, not by it.
+	Mail handlers.MailInfo
 }
 
 func pageCacheBytes(n int) int {
@@ -112,6 +115,7 @@ func New(deps Deps) *echo.Echo {
 	}
 	h := &handlers.Handlers{Store: deps.Store, Log: deps.Log, BaseURL: deps.BaseURL, Sessions: sessions, Similar: deps.Similar, Fragments: handlers.NewFragments(pageCacheBytes(deps.PageCacheBytes)), Warmed: deps.Warmed}
 	h.OIDC, h.PasswordSignIn = handlers.NewOIDC(deps.OIDC), deps.PasswordSignIn
+	h.Mail = deps.Mail
 	if n, err := deps.Store.CountUsers(context.Background()); err == nil && n == 0 {
 		h.SetupToken = deps.SetupToken
 		if h.SetupToken == "" {
@@ -186,6 +190,14 @@ func routes(r router, h *handlers.Handlers) {
 	r.get("/status/history", Public, h.StatusHistory)
 	r.get("/status/incidents/:id", Public, h.StatusIncident)
 	r.get("/status/feed.atom", Public, h.StatusFeed)
+	// Subscribers: the form is not cached (it carries a CSRF token); the confirm and unsubscribe
+	// links lead to a button, and their POSTs take the link's token as credential (csrfExempt).
+	r.get("/status/subscribe", Public, h.StatusSubscribeForm)
+	r.post("/status/subscribe", Public, h.StatusSubscribe)
+	r.get(subscriptionConfirmPath, Public, h.StatusConfirmForm)
+	r.post(subscriptionConfirmPath, Public, h.StatusConfirm)
+	r.get(unsubscribePath, Public, h.StatusUnsubscribeForm)
+	r.post(unsubscribePath, Public, h.StatusUnsubscribe) // also RFC 8058's one-click POST
 	r.get("/status/api/v2/summary.json", Public, h.StatusAPISummary)
 	r.get("/status/api/v2/status.json", Public, h.StatusAPIStatus)
 	r.get("/status/api/v2/components.json", Public, h.StatusAPIComponents)
@@ -224,6 +236,7 @@ func routes(r router, h *handlers.Handlers) {
 	r.post("/admin/users/:id/disable", Admin, h.UserDisable)
 	r.get("/admin/settings", Admin, h.SettingsEdit)
 	r.post("/admin/settings", Admin, h.SettingsUpdate)
+	r.get("/admin/subscribers", Admin, h.SubscriberList)
 	r.get("/admin/import", Admin, h.ImportForm)
 	r.post(importPath, Admin, h.ImportUpload) // takes up to 20 MiB: see bodyLimits
 	r.get("/admin/trash", Admin, h.TrashList)

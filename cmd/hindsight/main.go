@@ -19,6 +19,7 @@ import (
 
 	"hindsight/handlers"
 	"hindsight/models"
+	"hindsight/models/notify"
 	"hindsight/models/demo"
 	"hindsight/web"
 )
@@ -166,7 +167,12 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	maxPerAddress := fs.Int("max-in-flight-per-address", envInt("HINDSIGHT_MAX_IN_FLIGHT_PER_ADDRESS", web.DefaultMaxInFlightPerAddress), "requests one client address may have in flight, bodies still arriving included; past it, 429; -1 for no cap (env HINDSIGHT_MAX_IN_FLIGHT_PER_ADDRESS)")
 	pprofAddr := fs.String("pprof-addr", "", "serve Go's profiler (net/http/pprof) on this address, e.g. 127.0.0.1:6060; off when empty")
 	signIn := signInFlags(fs)
+	mail := mailFlags(fs)
 	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	outbox, mailInfo, err := mail()
+	if err != nil {
 		return err
 	}
 	oidcConfig, passwordSignIn, err := signIn()
@@ -208,7 +214,7 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 		Handler: web.New(web.Deps{
 			Store: store, Log: log, SecureCookies: *secure || useTLS, TrustedProxies: trusted, BaseURL: base,
 			MaxInFlight: *maxInFlight, MaxInFlightPerAddress: *maxPerAddress, Warmed: warmed, Similar: similar, PageCacheBytes: *pageCacheMB << 20,
-			OIDC: oidcConfig, PasswordSignIn: passwordSignIn,
+			OIDC: oidcConfig, PasswordSignIn: passwordSignIn, Mail: mailInfo,
 		}),
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       30 * time.Second,
@@ -221,6 +227,8 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
 	go sweepExpired(ctx, store, log)
+	outbox.BaseURL = base
+	go notify.NewWorker(store, log, outbox).Run(ctx)
 	go func() {
 		<-warmed // rank after the warm-up, which /readyz waits for
 		similar.Run(ctx)

@@ -113,8 +113,9 @@ func (w *Worker) round(ctx context.Context) error {
 			return nil
 		}
 		c := newComposer(w.store, w.cfg)
-		for _, item := range items {
+		for n, item := range items {
 			if err := w.deliver(ctx, c, item); err != nil {
+				w.release(ctx, items[n+1:])
 				return err
 			}
 		}
@@ -144,11 +145,17 @@ func (w *Worker) deliver(ctx context.Context, c *composer, item models.OutboxIte
 			return w.cfg.Webhooks.Post(ctx, item.Subscriber.Address, out.webhook)
 		}
 	})
+	// The outcome is recorded even while stopping: a message sent but not recorded would go again.
+	record, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
 	if sendErr == nil {
-		return w.store.DeliverySent(ctx, item, note)
+		return w.store.DeliverySent(record, item, note)
 	}
 	if ctx.Err() != nil {
-		return ctx.Err() // stopping: the claim lapses and the delivery is tried again
+		// Stopping: hand the delivery back at once, so that the next worker (after a restart, say)
+		// need not wait for the claim to lapse.
+		w.release(ctx, []models.OutboxItem{item})
+		return ctx.Err()
 	}
 	var retryAt *time.Time
 	var permanent *permanentError
@@ -158,7 +165,18 @@ func (w *Worker) deliver(ctx context.Context, c *composer, item models.OutboxIte
 	}
 	w.log.Warn("subscriber delivery failed", "delivery", item.DeliveryID, "kind", item.Subscriber.Kind,
 		"attempt", item.Attempts+1, "retry", retryAt != nil, "err", sendErr)
-	return w.store.DeliveryFailed(ctx, item, sendErr.Error(), retryAt)
+	return w.store.DeliveryFailed(record, item, sendErr.Error(), retryAt)
+}
+
+// release hands claimed deliveries back unsent, due now, even while ctx is ending.
+func (w *Worker) release(ctx context.Context, items []models.OutboxItem) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	for _, item := range items {
+		if err := w.store.ReleaseDelivery(ctx, item); err != nil {
+			w.log.Warn("release subscriber delivery", "delivery", item.DeliveryID, "err", err)
+		}
+	}
 }
 
 // backoff is the wait after the given number of earlier failed attempts: doubling from Backoff,

@@ -21,6 +21,11 @@ var unsubscribeLink = regexp.MustCompile(`https?://\S+/status/unsubscribe/([A-Za
 // startWorker runs an outbox worker sending through the SMTP server at addr until the test ends.
 func startWorker(t *testing.T, s *models.Store, addr string) (stop func()) {
 	t.Helper()
+	return startWorkerWith(t, s, addr, true)
+}
+
+func startWorkerWith(t *testing.T, s *models.Store, addr string, allowPrivate bool) (stop func()) {
+	t.Helper()
 	mailer, err := notify.ParseSMTPURL("smtp://" + addr)
 	if err != nil {
 		t.Fatal(err)
@@ -28,7 +33,8 @@ func startWorker(t *testing.T, s *models.Store, addr string) (stop func()) {
 	mailer.Timeout = 5 * time.Second
 	w := notify.NewWorker(s, slog.New(slog.NewTextHandler(io.Discard, nil)), notify.Config{
 		Mailer: mailer, From: "Status <status@example.com>", BaseURL: "https://status.example.com",
-		Webhooks: notify.NewWebhooks(5*time.Second, true), Backoff: 10 * time.Millisecond, MaxBackoff: 50 * time.Millisecond,
+		Webhooks: notify.NewWebhooks(5*time.Second, allowPrivate), Backoff: 10 * time.Millisecond, MaxBackoff: 50 * time.Millisecond,
+		MaxAttempts: 100000,
 	})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})

@@ -150,6 +150,8 @@ func (s *Server) Messages(t testing.TB) []Message {
 // WaitFor waits until at least n messages have arrived and returns them.
 func (s *Server) WaitFor(t testing.TB, ctx context.Context, n int) []Message {
 	t.Helper()
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
 	for {
 		if msgs := s.Messages(t); len(msgs) >= n {
 			return msgs
