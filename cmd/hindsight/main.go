@@ -19,8 +19,8 @@ import (
 
 	"hindsight/handlers"
 	"hindsight/models"
-	"hindsight/models/notify"
 	"hindsight/models/demo"
+	"hindsight/models/notify"
 	"hindsight/web"
 )
 
