@@ -45,6 +45,7 @@ func TestScreenshots(t *testing.T) {
 		"list": "/incidents", "incident": "/incidents/1", "incident-002": "/incidents/3", "new": "/incidents/new",
 		"follow-ups": "/follow-ups", "recurrence": "/recurrence", "insights": "/insights", "search": "/search?q=cache",
 		"history": "/incidents/1/history", "account": "/account", "status": "/status",
+		"subscribe": "/status/subscribe", "subscribers": "/admin/subscribers",
 	}
 	if only := os.Getenv("HINDSIGHT_SCREENSHOT_PAGES"); only != "" {
 		for name := range pages {
