@@ -22,20 +22,11 @@ const (
 	SubscriberWebhook = "webhook"
 )
 
-// Subscribe-form limits. An address gets at most SubscribeAddressLimit confirmation mails within
-// SubscribeWindow, whoever asks, so the form cannot flood an inbox; one client address may ask
-// SubscribeIPLimit times within it.
 const (
-	SubscribeAddressLimit = 3
-	SubscribeIPLimit      = 20
-	SubscribeWindow       = time.Hour
-	maxSubscriberAddress  = 320
-	maxSubscribedParts    = 100
-	maxComponentName      = 200
+	maxSubscriberAddress = 320
+	maxSubscribedParts   = 100
+	maxComponentName     = 200
 )
-
-// ErrSubscribeThrottled is returned when a client address has asked to subscribe too often.
-var ErrSubscribeThrottled = errors.New("too many subscribe requests")
 
 // Subscriber follows the status page by email or webhook.
 type Subscriber struct {
@@ -54,15 +45,6 @@ type SubscriberComponent struct {
 	SubscriberID int64  `gorm:"primaryKey"`
 	Component    string `gorm:"primaryKey"`
 }
-
-type subscribeAttempt struct {
-	ID      int64
-	Address string
-	IP      string
-	At      time.Time
-}
-
-func (subscribeAttempt) TableName() string { return "subscribe_attempts" }
 
 // SubscribeInput is what the subscribe form sends: an email address or a webhook URL, and the
 // components to follow (none for all).
@@ -91,22 +73,8 @@ func (s *Store) Subscribe(ctx context.Context, in SubscribeInput) error {
 	}
 	now := time.Now().UTC()
 	err := s.write.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		var byIP, byAddress int64
-		since := now.Add(-SubscribeWindow)
-		if err := tx.Model(&subscribeAttempt{}).Where("ip = ? AND at > ?", in.IP, since).Count(&byIP).Error; err != nil {
-			return fmt.Errorf("count subscribe requests: %w", err)
-		}
-		if byIP >= SubscribeIPLimit {
-			return ErrSubscribeThrottled
-		}
-		if err := tx.Model(&subscribeAttempt{}).Where("address = ? AND at > ?", address, since).Count(&byAddress).Error; err != nil {
-			return fmt.Errorf("count subscribe requests: %w", err)
-		}
-		if err := tx.Create(&subscribeAttempt{Address: address, IP: in.IP, At: now}).Error; err != nil {
-			return fmt.Errorf("record subscribe request: %w", err)
-		}
-		if byAddress >= SubscribeAddressLimit {
-			return nil // the address has had its mail for now; the answer stays the same
+		if mail, err := subscribeThrottle(tx, address, in.IP, now); err != nil || !mail {
+			return err // throttled by client address, or nil: the address has had its mail for now
 		}
 		var existing Subscriber
 		err := tx.Where("kind = ? AND address = ?", kind, address).Take(&existing).Error
