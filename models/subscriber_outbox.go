@@ -187,6 +187,7 @@ func (s *Store) ClaimDeliveries(ctx context.Context, limit int, lease time.Durat
 		AND sent_at IS NULL AND failed_at IS NULL AND (claimed_until IS NULL OR claimed_until < ?)`,
 		claim, now.Add(lease), now, now, limit, now).Error
 	if err != nil {
+		s.releaseClaim(ctx, claim) // a statement cancelled may have committed all the same
 		return nil, fmt.Errorf("claim deliveries: %w", err)
 	}
 	var rows []struct {
@@ -209,6 +210,7 @@ func (s *Store) ClaimDeliveries(ctx context.Context, limit int, lease time.Durat
 		JOIN subscribers s ON s.id = d.subscriber_id
 		WHERE d.claim = ? ORDER BY d.next_attempt_at, d.id`, claim).Scan(&rows).Error
 	if err != nil {
+		s.releaseClaim(ctx, claim)
 		return nil, fmt.Errorf("read claimed deliveries: %w", err)
 	}
 	items := make([]OutboxItem, len(rows))
@@ -223,6 +225,7 @@ func (s *Store) ClaimDeliveries(ctx context.Context, limit int, lease time.Durat
 	if len(ids) > 0 {
 		var comps []SubscriberComponent
 		if err := s.read.WithContext(ctx).Where("subscriber_id IN ?", ids).Order("component").Find(&comps).Error; err != nil {
+			s.releaseClaim(ctx, claim)
 			return nil, fmt.Errorf("read subscriber components: %w", err)
 		}
 		for n := range items {
@@ -266,6 +269,15 @@ func (s *Store) DeliveryFailed(ctx context.Context, item OutboxItem, problem str
 	return nil
 }
 
+// releaseClaim hands back whatever a claim that failed half-way took, even while ctx is ending
+// (a worker stopping mid-claim): else the deliveries would wait for the lease to lapse.
+func (s *Store) releaseClaim(ctx context.Context, claim string) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	_ = s.write.WithContext(ctx).Model(&subscriberDelivery{}).Where("claim = ? AND sent_at IS NULL", claim).
+		Updates(map[string]any{"claimed_until": nil, "claim": nil}).Error
+}
+
 // ReleaseDelivery hands a claimed delivery back unsent, for any worker to take at once.
 func (s *Store) ReleaseDelivery(ctx context.Context, item OutboxItem) error {
 	err := s.write.WithContext(ctx).Model(&subscriberDelivery{}).Where("id = ? AND claim = ? AND sent_at IS NULL", item.DeliveryID, item.Claim).
@@ -296,19 +308,21 @@ func (s *Store) NextDeliveryAt(ctx context.Context) (*time.Time, error) {
 
 // DeliveryState is one delivery as tests and the doctor see it.
 type DeliveryState struct {
-	ID        int64
-	Kind      string
-	Address   string
-	Attempts  int
-	SentAt    *time.Time
-	FailedAt  *time.Time
-	LastError string
+	ID            int64
+	Kind          string
+	Address       string
+	Attempts      int
+	NextAttemptAt time.Time
+	ClaimedUntil  *time.Time
+	SentAt        *time.Time
+	FailedAt      *time.Time
+	LastError     string
 }
 
 // Deliveries lists the outbox's deliveries, oldest first.
 func (s *Store) Deliveries(ctx context.Context) ([]DeliveryState, error) {
 	var out []DeliveryState
-	err := s.read.WithContext(ctx).Raw(`SELECT d.id, m.kind, s.address, d.attempts, d.sent_at, d.failed_at, d.last_error
+	err := s.read.WithContext(ctx).Raw(`SELECT d.id, m.kind, s.address, d.attempts, d.next_attempt_at, d.claimed_until, d.sent_at, d.failed_at, d.last_error
 		FROM subscriber_deliveries d JOIN subscriber_messages m ON m.id = d.message_id JOIN subscribers s ON s.id = d.subscriber_id
 		ORDER BY d.id`).Scan(&out).Error
 	if err != nil {

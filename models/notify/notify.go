@@ -105,7 +105,12 @@ func (w *Worker) Run(ctx context.Context) {
 // round sends what is due, batch by batch, until nothing is.
 func (w *Worker) round(ctx context.Context) error {
 	for ctx.Err() == nil {
-		items, err := w.store.ClaimDeliveries(ctx, claimBatch, claimLease)
+		// The claim is not cut short by stopping: a cancelled statement may still commit on the
+		// server after the worker gave up on it, leaving deliveries held until the lease lapses.
+		// Once claimed, deliveries a stopping worker does not send are handed back.
+		claimCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+		items, err := w.store.ClaimDeliveries(claimCtx, claimBatch, claimLease)
+		cancel()
 		if err != nil {
 			return err
 		}
