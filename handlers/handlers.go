@@ -38,6 +38,8 @@ type Handlers struct {
 	SignIn *SignIn
 	// WebhooksAllowPrivate lets webhook endpoints name loopback and private addresses.
 	WebhooksAllowPrivate bool
+	// Mail says how subscribers' mail is sent, for the admins' subscribers page.
+	Mail MailInfo
 
 	// status keeps the public status page's answers until the records change.
 	status statusCache

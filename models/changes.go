@@ -69,14 +69,23 @@ func (c *changes) everything() { c.incidents[everythingRow] = true }
 // inWrite runs fn in a write transaction and records what it touched in the same transaction.
 // Every write to incidents, their nested records, tags, links, rankings, settings and the
 // publishing record goes through it.
+// What fn asks for with afterCommit (waking an outbox's worker) runs once the transaction has
+// committed.
 func (s *Store) inWrite(ctx context.Context, fn func(tx *gorm.DB, c *changes) error) error {
 	c := newChanges()
-	return s.write.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	hooks := &commitHooks{}
+	err := s.write.WithContext(context.WithValue(ctx, commitHooksKey{}, hooks)).Transaction(func(tx *gorm.DB) error {
 		if err := fn(tx, c); err != nil {
 			return err
 		}
 		return s.recordChanges(tx, c)
 	})
+	if err == nil {
+		for _, f := range hooks.fns {
+			f()
+		}
+	}
+	return err
 }
 
 // changesBatch bounds how many incidents one statement of recordChanges names: SQLite takes a

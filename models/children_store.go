@@ -162,6 +162,11 @@ func (s *Store) CreateEvent(ctx context.Context, incidentID int64, in EventInput
 		if ev.readByInsights() {
 			c.insights(incidentID)
 		}
+		if ev.Public {
+			if err := s.notifyPublicUpdate(tx, incidentID, ev.ID); err != nil {
+				return err
+			}
+		}
 		return s.timelineCreated(tx, ev) // webhook events: outbox.go
 	})
 	return ev, err
@@ -181,6 +186,11 @@ func (s *Store) UpdateEvent(ctx context.Context, incidentID, id int64, in EventI
 		}
 		if err := updateChild(tx, incidentID, id, &row, "timeline event"); err != nil {
 			return err
+		}
+		if row.Public && !current.Public {
+			if err := s.notifyPublicUpdate(tx, incidentID, id); err != nil {
+				return err
+			}
 		}
 		return audit(tx, ActionUpdate, EntityEvent, id, incidentID, eventFields(&current), eventFields(&row))
 	})

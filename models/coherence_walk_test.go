@@ -133,6 +133,8 @@ func TestEveryIncidentTableMovesThePages(t *testing.T) {
 			"alert_groups":            "the alert receivers' own bookkeeping (which incident a group opened), shown on no page",
 			"alert_states":            "the alert receivers' own bookkeeping (each alert's last state), shown on no page",
 			"webhook_overdue_notices": "the webhook outbox's bookkeeping (which overdue follow-ups were announced), shown on no incident page",
+			"webhook_deliveries":      "the webhook outbox, written with the change it announces, shown on no incident page",
+			"subscriber_messages":     "the subscribers' outbox, written with the public update it announces, shown on no incident page",
 		}
 		order := []string{"timeline_events", "impact_windows", "impact_window_services", "follow_ups", "follow_up_factors",
 			"incident_services", "incident_regions", "incident_factors", "incident_links", "similar_sets", "postmortem_versions"}

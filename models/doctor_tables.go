@@ -19,6 +19,9 @@ var doctorBaseTables = []string{
 	"maintenance_components", "maintenance_updates", "integrations", "alert_groups", "alert_states", "milestone_sources",
 	// Webhook endpoints, their outbox, its log, and which overdue follow-ups were announced.
 	"webhook_endpoints", "webhook_deliveries", "webhook_attempts", "webhook_overdue_notices",
+	// The status page's subscribers and their outbox (what is still to be sent is a record of
+	// what was made public, not derived from it), and the subscribe form's throttle.
+	"subscribers", "subscriber_components", "subscriber_messages", "subscriber_deliveries", "subscribe_attempts",
 }
 
 // DoctorTableKind says what the doctor takes a table of the given dialect's schema for: "base",

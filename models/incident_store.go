@@ -366,6 +366,11 @@ func (s *Store) updateIncident(tx *gorm.DB, c *changes, id int64, version int, i
 		if err := s.publishedOnWrite(tx, id, current.PostmortemState); err != nil {
 			return nil, err
 		}
+		if current.PostmortemState != PostmortemPublished {
+			if err := s.notifyPostmortemPublished(tx, id); err != nil {
+				return nil, err
+			}
+		}
 	}
 	if children.Timeline != nil || children.ImpactWindows != nil || children.FollowUps != nil || sourcesAfter != nil {
 		updated, err := s.getIncident(tx, id)

@@ -197,6 +197,11 @@ func (s *Store) SetPostmortemState(ctx context.Context, id int64, version int, s
 			return fmt.Errorf("incident %d changed meanwhile: %w", id, ErrConflict)
 		}
 		next = inc.Version + 1
+		if state == PostmortemPublished && inc.PostmortemState != PostmortemPublished {
+			if err := s.notifyPostmortemPublished(tx, id); err != nil {
+				return err
+			}
+		}
 		if err := audit(tx, ActionUpdate, EntityIncident, id, id, before, after); err != nil {
 			return err
 		}

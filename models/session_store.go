@@ -125,5 +125,8 @@ func (s *Store) DeleteExpired(ctx context.Context) error {
 	if err := s.write.WithContext(ctx).Where("at < ?", now.Add(-24*time.Hour)).Delete(&loginFailure{}).Error; err != nil {
 		return fmt.Errorf("delete old login failures: %w", err)
 	}
+	if err := s.write.WithContext(ctx).Where("at < ?", now.Add(-24*time.Hour)).Delete(&subscribeAttempt{}).Error; err != nil {
+		return fmt.Errorf("delete old subscribe requests: %w", err)
+	}
 	return nil
 }

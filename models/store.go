@@ -43,6 +43,8 @@ type Store struct {
 	children childrenCache
 	// webhooks wakes this process's webhook delivery workers.
 	webhooks webhookState
+	// outbox wakes the subscribers' outbox worker after deliveries were queued.
+	outbox outboxSignal
 }
 
 // Dialect is "sqlite" or "postgres".

@@ -2,8 +2,11 @@ package models
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
+
+	"gorm.io/gorm"
 )
 
 // Login throttling. Failures are counted within LoginFailureWindow, three ways:
@@ -91,4 +94,47 @@ func freedAfter(now time.Time, times []time.Time, limit int) time.Duration {
 		return 0
 	}
 	return max(0, times[limit-1].Add(LoginFailureWindow).Sub(now))
+}
+
+// Subscribe-form limits. An address gets at most SubscribeAddressLimit confirmation mails within
+// SubscribeWindow, whoever asks, so the form cannot flood an inbox; one client address may ask
+// SubscribeIPLimit times within it.
+const (
+	SubscribeAddressLimit = 3
+	SubscribeIPLimit      = 20
+	SubscribeWindow       = time.Hour
+)
+
+// ErrSubscribeThrottled is returned when a client address has asked to subscribe too often.
+var ErrSubscribeThrottled = errors.New("too many subscribe requests")
+
+type subscribeAttempt struct {
+	ID      int64
+	Address string
+	IP      string
+	At      time.Time
+}
+
+func (subscribeAttempt) TableName() string { return "subscribe_attempts" }
+
+// subscribeThrottle counts a subscribe request within the request's transaction: past
+// SubscribeIPLimit from one client address it is ErrSubscribeThrottled; past
+// SubscribeAddressLimit for one address, mail is false and no more mail goes to it for now,
+// which the caller keeps to itself so that the form never tells what became of an address.
+func subscribeThrottle(tx *gorm.DB, address, ip string, now time.Time) (mail bool, err error) {
+	var byIP, byAddress int64
+	since := now.Add(-SubscribeWindow)
+	if err := tx.Model(&subscribeAttempt{}).Where("ip = ? AND at > ?", ip, since).Count(&byIP).Error; err != nil {
+		return false, fmt.Errorf("count subscribe requests: %w", err)
+	}
+	if byIP >= SubscribeIPLimit {
+		return false, ErrSubscribeThrottled
+	}
+	if err := tx.Model(&subscribeAttempt{}).Where("address = ? AND at > ?", address, since).Count(&byAddress).Error; err != nil {
+		return false, fmt.Errorf("count subscribe requests: %w", err)
+	}
+	if err := tx.Create(&subscribeAttempt{Address: address, IP: ip, At: now}).Error; err != nil {
+		return false, fmt.Errorf("record subscribe request: %w", err)
+	}
+	return byAddress < SubscribeAddressLimit, nil
 }

@@ -133,8 +133,8 @@ func csrfProtect(sessions *scs.SessionManager) echo.MiddlewareFunc {
 				return next(c)
 			}
 			// Alert receivers carry no ambient credentials either: their secret is in a header
-			// or a signature a browser cannot forge.
-			if handlers.IsAlertReceiverPath(req.URL.Path) {
+			// or a signature a browser cannot forge; the subscribers' links carry theirs in the path.
+			if handlers.IsAlertReceiverPath(req.URL.Path) || csrfExempt[c.Path()] {
 				return next(c)
 			}
 			if !sameOrigin(req) {
@@ -152,6 +152,17 @@ func csrfProtect(sessions *scs.SessionManager) echo.MiddlewareFunc {
 		}
 	}
 }
+
+// Subscribers' links: the secret token in the path is the credential, so a forged request from
+// another site cannot name it, and a mail client's one-click unsubscribe (RFC 8058) carries no
+// session at all.
+const (
+	subscriptionConfirmPath = "/status/subscriptions/:token/confirm"
+	unsubscribePath         = "/status/unsubscribe/:token"
+)
+
+// csrfExempt are the routes whose POSTs need no CSRF token, each because of a secret in its path.
+var csrfExempt = map[string]bool{subscriptionConfirmPath: true, unsubscribePath: true}
 
 // sameOrigin checks the Origin header, when the browser sends one, against the request's host;
 // Sec-Fetch-Site catches cross-site requests from browsers that omit Origin.

@@ -69,6 +69,7 @@ func TestScreenshots(t *testing.T) {
 		"history": "/incidents/1/history", "account": "/account", "status": "/status",
 		"components": "/admin/components", "maintenance": "/maintenance", "maintenance-1": "/maintenance/1",
 		"webhooks": "/admin/webhooks", "webhook": "/admin/webhooks/1", "webhook-new": "/admin/webhooks/new",
+		"subscribe": "/status/subscribe", "subscribers": "/admin/subscribers",
 	}
 	if only := os.Getenv("HINDSIGHT_SCREENSHOT_PAGES"); only != "" {
 		for name := range pages {

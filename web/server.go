@@ -62,6 +62,9 @@ type Deps struct {
 	// WebhooksAllowPrivate lets webhook endpoints name loopback, private and link-local
 	// addresses (--webhooks-allow-private).
 	WebhooksAllowPrivate bool
+	// Mail names the SMTP server and From address of subscribers' mail, for the admins; the
+	// outbox worker (models/notify) is run beside the server, not by it.
+	Mail handlers.MailInfo
 }
 
 func pageCacheBytes(n int) int {
@@ -122,6 +125,7 @@ func New(deps Deps) *echo.Echo {
 		h.SignIn = handlers.NewSignIn(deps.Store, deps.Log, deps.OIDC, deps.PasswordSignIn)
 	}
 	h.WebhooksAllowPrivate = deps.WebhooksAllowPrivate
+	h.Mail = deps.Mail
 	if n, err := deps.Store.CountUsers(context.Background()); err == nil && n == 0 {
 		h.SetupToken = deps.SetupToken
 		if h.SetupToken == "" {
@@ -196,6 +200,14 @@ func routes(r router, h *handlers.Handlers) {
 	r.get("/status/history", Public, h.StatusHistory)
 	r.get("/status/incidents/:id", Public, h.StatusIncident)
 	r.get("/status/feed.atom", Public, h.StatusFeed)
+	// Subscribers: the form is not cached (it carries a CSRF token); the confirm and unsubscribe
+	// links lead to a button, and their POSTs take the link's token as credential (csrfExempt).
+	r.get("/status/subscribe", Public, h.StatusSubscribeForm)
+	r.post("/status/subscribe", Public, h.StatusSubscribe)
+	r.get(subscriptionConfirmPath, Public, h.StatusConfirmForm)
+	r.post(subscriptionConfirmPath, Public, h.StatusConfirm)
+	r.get(unsubscribePath, Public, h.StatusUnsubscribeForm)
+	r.post(unsubscribePath, Public, h.StatusUnsubscribe) // also RFC 8058's one-click POST
 	r.get("/status/api/v2/summary.json", Public, h.StatusAPISummary)
 	r.get("/status/api/v2/status.json", Public, h.StatusAPIStatus)
 	r.get("/status/api/v2/components.json", Public, h.StatusAPIComponents)
@@ -236,6 +248,7 @@ func routes(r router, h *handlers.Handlers) {
 	r.get("/admin/settings", Admin, h.SettingsEdit)
 	r.post("/admin/settings", Admin, h.SettingsUpdate)
 	r.post("/admin/settings/sign-in", Admin, h.SignInSettingsUpdate)
+	r.get("/admin/subscribers", Admin, h.SubscriberList)
 	r.get("/admin/import", Admin, h.ImportForm)
 	r.post(importPath, Admin, h.ImportUpload) // takes up to 20 MiB: see bodyLimits
 	r.get("/admin/components", Admin, h.ComponentList)

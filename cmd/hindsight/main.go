@@ -20,6 +20,7 @@ import (
 	"hindsight/handlers"
 	"hindsight/models"
 	"hindsight/models/demo"
+	"hindsight/models/notify"
 	"hindsight/web"
 )
 
@@ -173,7 +174,12 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	webhooksAllowPrivate := fs.Bool("webhooks-allow-private", env("HINDSIGHT_WEBHOOKS_ALLOW_PRIVATE", "") == "true", "let webhook endpoints be loopback, private or link-local addresses; off, they are refused when saved and when dialled (env HINDSIGHT_WEBHOOKS_ALLOW_PRIVATE=true)")
 	signIn := signInFlags(fs)
 	recheck := fs.Duration("oidc-recheck-interval", envDuration("HINDSIGHT_OIDC_RECHECK_INTERVAL", handlers.DefaultRecheckInterval), "how often the identity provider is asked again whether each signed-in account may stay; a refusal ends the account's sessions; 0 turns it off (env HINDSIGHT_OIDC_RECHECK_INTERVAL)")
+	mail := mailFlags(fs)
 	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	outbox, mailInfo, err := mail()
+	if err != nil {
 		return err
 	}
 	oidcConfig, passwordSignIn, err := signIn()
@@ -216,7 +222,7 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 		Handler: web.New(web.Deps{
 			Store: store, Log: log, SecureCookies: *secure || useTLS, TrustedProxies: trusted, BaseURL: base,
 			MaxInFlight: *maxInFlight, MaxInFlightPerAddress: *maxPerAddress, Warmed: warmed, Similar: similar, PageCacheBytes: *pageCacheMB << 20,
-			SignIn: signInWith, WebhooksAllowPrivate: *webhooksAllowPrivate,
+			SignIn: signInWith, WebhooksAllowPrivate: *webhooksAllowPrivate, Mail: mailInfo,
 		}),
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       30 * time.Second,
@@ -233,6 +239,8 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	go store.RunWebhookDeliveries(ctx, models.DeliveryOptions{
 		Workers: *webhookWorkers, AllowPrivate: *webhooksAllowPrivate, BaseURL: base, Log: log,
 	})
+	outbox.BaseURL = base
+	go notify.NewWorker(store, log, outbox).Run(ctx)
 	go func() {
 		<-warmed // rank after the warm-up, which /readyz waits for
 		similar.Run(ctx)
