@@ -15,7 +15,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"hindsight/models"
-	"hindsight/models/mdexport"
 	"hindsight/models/statuspage"
 	"hindsight/templates"
 )
@@ -161,39 +160,22 @@ func (h *Handlers) statusHead(ctx context.Context, title string) (templates.Stat
 
 // statusPageInfo describes the status page as Statuspage's "page" object does.
 func (h *Handlers) statusPageInfo(settings models.StatusSettings, updated *time.Time) statuspage.Page {
-	if updated != nil {
-		at := updated.UTC().Truncate(time.Millisecond) // Statuspage writes milliseconds
-		updated = &at
-	}
-	return statuspage.Page{ID: "hindsight", Name: settings.Name, URL: h.baseURL(settings) + "/status", TimeZone: settings.TimeZone, UpdatedAt: updated}
+	return statuspage.PageInfo(settings, h.baseURL(settings)+"/status", updated)
 }
 
 // publishedPostmortem is the postmortem the status page shows for an incident: the version
 // recorded at its last publication, while it is published; nil otherwise.
 func publishedPostmortem(inc *models.Incident, versions map[int64]*models.PostmortemVersion, loc *time.Location) (*templates.PublishedPostmortem, error) {
-	v := versions[inc.ID]
-	if inc.PostmortemState != models.PostmortemPublished || v == nil {
-		return nil, nil
-	}
-	public, err := v.Public()
-	if err != nil {
+	markdown, v, ok, err := statuspage.PublishedPostmortem(inc, versions, loc)
+	if !ok || err != nil {
 		return nil, err
 	}
-	return &templates.PublishedPostmortem{Markdown: mdexport.Published(public, loc), Version: v.Version, PublishedAt: v.PublishedAt}, nil
+	return &templates.PublishedPostmortem{Markdown: markdown, Version: v.Version, PublishedAt: v.PublishedAt}, nil
 }
 
 // latestPostmortems loads the published versions of the published incidents among these.
 func (h *Handlers) latestPostmortems(ctx context.Context, incidents []models.Incident) (map[int64]*models.PostmortemVersion, error) {
-	var ids []int64
-	for _, inc := range incidents {
-		if inc.PostmortemState == models.PostmortemPublished {
-			ids = append(ids, inc.ID)
-		}
-	}
-	if len(ids) == 0 {
-		return nil, nil
-	}
-	return h.Store.LatestPostmortems(ctx, ids)
+	return statuspage.LatestPostmortems(ctx, h.Store, incidents)
 }
 
 // statusIncidentView is an incident as the status page shows it; the preview builds the same.
@@ -240,31 +222,7 @@ func statusMonths(incidents []models.Incident, loc *time.Location) []templates.S
 	return months
 }
 
-// exportPublic writes public incidents in Statuspage's shape, each postmortem the version last
-// published, never the live text.
+// exportPublic writes public incidents in Statuspage's shape (statuspage.ExportPublic).
 func (h *Handlers) exportPublic(ctx context.Context, incidents []models.Incident, page statuspage.Page, loc *time.Location) ([]statuspage.Incident, error) {
-	versions, err := h.latestPostmortems(ctx, incidents)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]statuspage.Incident, len(incidents))
-	for n := range incidents {
-		inc := &incidents[n]
-		sp := statuspage.ExportIncident(inc, page)
-		sp.Shortlink = page.URL + "/incidents/" + strconv.FormatInt(inc.ID, 10)
-		sp.CreatedAt, sp.UpdatedAt = sp.CreatedAt.Truncate(time.Millisecond), sp.UpdatedAt.Truncate(time.Millisecond)
-		sp.PostmortemBody, sp.PostmortemPublishedAt = "", nil
-		pm, err := publishedPostmortem(inc, versions, loc)
-		if err != nil {
-			return nil, err
-		}
-		if pm != nil {
-			at := pm.PublishedAt.UTC()
-			sp.PostmortemBody, sp.PostmortemPublishedAt = pm.Markdown, &at
-		} else if sp.Status == "postmortem" {
-			sp.Status = "resolved"
-		}
-		out[n] = sp
-	}
-	return out, nil
+	return statuspage.ExportPublic(ctx, h.Store, incidents, page, loc)
 }

@@ -58,7 +58,7 @@ func (h *Handlers) unresolvedDocument(ctx context.Context, page statuspage.Page,
 	}
 	updated := time.Now()
 	if page.UpdatedAt != nil {
-		updated = *page.UpdatedAt
+		updated = page.UpdatedAt.Time
 	}
 	components := statuspage.ExportComponents(services, models.ServiceLevels(open, time.Now()), page, updated)
 	return incidents, components, nil

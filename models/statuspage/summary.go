@@ -100,11 +100,9 @@ func ComponentStatus(level string) string {
 func ExportComponents(services []models.Service, levels map[string]string, page Page, updated time.Time) []Component {
 	out := make([]Component, len(services))
 	for n, sv := range services {
-		created := sv.CreatedAt.UTC()
-		at := updated.UTC()
 		out[n] = Component{
 			ID: strconv.FormatInt(sv.ID, 10), Name: sv.Name, Status: ComponentStatus(levels[sv.Name]),
-			CreatedAt: &created, UpdatedAt: &at, Position: n + 1, PageID: page.ID,
+			CreatedAt: AtPtr(&sv.CreatedAt), UpdatedAt: AtPtr(&updated), Position: n + 1, PageID: page.ID,
 		}
 	}
 	return out
