@@ -10,12 +10,27 @@ import (
 
 // SettingsEdit shows the status page settings.
 func (h *Handlers) SettingsEdit(c echo.Context) error {
-	settings, err := h.Store.StatusSettings(c.Request().Context())
+	view, err := h.settingsView(c)
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, templates.SettingsPage(templates.SettingsView{
+	view.Saved = c.QueryParam("saved") == "1"
+	return render(c, http.StatusOK, templates.SettingsPage(view))
+}
+
+// settingsView is the settings page with the stored values.
+func (h *Handlers) settingsView(c echo.Context) (templates.SettingsView, error) {
+	ctx := c.Request().Context()
+	settings, err := h.Store.StatusSettings(ctx)
+	if err != nil {
+		return templates.SettingsView{}, err
+	}
+	logo, err := h.Store.StatusLogoUpdatedAt(ctx)
+	if err != nil {
+		return templates.SettingsView{}, err
+	}
+	return templates.SettingsView{
 		Page: templates.Page{Title: "Status page settings", Section: "users"}, Values: settings,
-		Saved: c.QueryParam("saved") == "1",
-	}))
+		Logo: logoPath(templates.StatusHead{}, logo), FlagStatusHost: h.StatusHost, StatusURL: h.statusURL(settings),
+	}, nil
 }

@@ -20,14 +20,18 @@ func (h *Handlers) SettingsUpdate(c echo.Context) error {
 	}
 	in := models.StatusSettings{
 		Name: strings.TrimSpace(form.Get("name")), TimeZone: strings.TrimSpace(form.Get("time_zone")),
-		BaseURL: models.NormalBaseURL(form.Get("base_url")),
+		BaseURL:    models.NormalBaseURL(form.Get("base_url")),
+		StatusHost: models.NormalHost(form.Get("status_host")), SupportURL: strings.TrimSpace(form.Get("support_url")),
 	}
 	err = h.Store.SaveStatusSettings(c.Request().Context(), in)
 	var errs models.FieldErrors
 	if errors.As(err, &errs) {
-		return render(c, http.StatusUnprocessableEntity, templates.SettingsPage(templates.SettingsView{
-			Page: templates.Page{Title: "Status page settings", Section: "users"}, Values: in, Errors: errs,
-		}))
+		view, err := h.settingsView(c)
+		if err != nil {
+			return err
+		}
+		view.Values, view.Errors = in, errs
+		return render(c, http.StatusUnprocessableEntity, templates.SettingsPage(view))
 	}
 	if err != nil {
 		return err

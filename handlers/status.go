@@ -51,6 +51,11 @@ type statusCache struct {
 	mark       int64
 	markWrites int64
 	markAt     time.Time
+
+	// The status host as of hostMark (CurrentStatusHost).
+	host      string
+	hostMark  int64
+	hostKnown bool
 }
 
 // changeMark is the store's change mark, asked of the database again when this process wrote
@@ -113,6 +118,9 @@ func (h *Handlers) serveStatus(c echo.Context, contentType string, build func(ct
 		return err
 	}
 	key := c.Path()
+	if onStatusHost(c) {
+		key = "status-host " + key // its pages link to the root, not /status
+	}
 	e, ok := h.status.get(key, mark, now)
 	if !ok {
 		body, err := build(ctx)
@@ -146,8 +154,10 @@ func (h *Handlers) serveStatus(c echo.Context, contentType string, build func(ct
 	return c.Blob(http.StatusOK, e.contentType, body)
 }
 
-// statusHead reads the status page settings for a page's head.
-func (h *Handlers) statusHead(ctx context.Context, title string) (templates.StatusHead, error) {
+// statusHead reads the status page settings for a page's head: its name, zone, logo and
+// support link, and whether it is served on the status host.
+func (h *Handlers) statusHead(c echo.Context, title string) (templates.StatusHead, error) {
+	ctx := c.Request().Context()
 	settings, err := h.Store.StatusSettings(ctx)
 	if err != nil {
 		return templates.StatusHead{}, err
@@ -155,12 +165,18 @@ func (h *Handlers) statusHead(ctx context.Context, title string) (templates.Stat
 	if title == "" {
 		title = "Current status"
 	}
-	return templates.StatusHead{Name: settings.Name, Location: settings.Location(), Title: title}, nil
+	head := templates.StatusHead{Name: settings.Name, Location: settings.Location(), Title: title, OwnHost: onStatusHost(c), SupportURL: settings.SupportURL}
+	logo, err := h.Store.StatusLogoUpdatedAt(ctx)
+	if err != nil {
+		return head, err
+	}
+	head.Logo = logoPath(head, logo)
+	return head, nil
 }
 
 // statusPageInfo describes the status page as Statuspage's "page" object does.
 func (h *Handlers) statusPageInfo(settings models.StatusSettings, updated *time.Time) statuspage.Page {
-	return statuspage.PageInfo(settings, h.baseURL(settings)+"/status", updated)
+	return statuspage.PageInfo(settings, h.statusURL(settings), updated)
 }
 
 // publishedPostmortem is the postmortem the status page shows for an incident: the version

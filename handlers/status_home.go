@@ -19,7 +19,7 @@ const statusHomeHistory = 25
 // their latest public update, each service's state and the recent history by month.
 func (h *Handlers) StatusHome(c echo.Context) error {
 	return h.serveStatus(c, echo.MIMETextHTMLCharsetUTF8, func(ctx context.Context) ([]byte, error) {
-		head, err := h.statusHead(ctx, "")
+		head, err := h.statusHead(c, "")
 		if err != nil {
 			return nil, err
 		}

@@ -34,6 +34,9 @@ type Deps struct {
 	// BaseURL is where people reach the server: the default for every absolute link, feed id and
 	// the setup link it logs, unless the settings page names another. Never the Host header.
 	BaseURL string
+	// StatusHost is the status page's own host name (status.example.com): requests for it get the
+	// status page at the root and nothing else. A status host saved on the settings page wins.
+	StatusHost string
 	// SetupToken fixes the first-run token instead of a random one; tests use it.
 	SetupToken string
 	// MaxInFlight caps the requests served at once; past it a request gets 503 with Retry-After
@@ -92,7 +95,6 @@ func New(deps Deps) *echo.Echo {
 		}
 		e.IPExtractor = echo.ExtractIPFromXFFHeader(opts...)
 	}
-	e.HTTPErrorHandler = errorHandler(deps.Log)
 
 	sessions := scs.New()
 	sessions.Store = sessionStore(deps.Store, sessions.Codec)
@@ -112,6 +114,8 @@ func New(deps Deps) *echo.Echo {
 	}
 	h := &handlers.Handlers{Store: deps.Store, Log: deps.Log, BaseURL: deps.BaseURL, Sessions: sessions, Similar: deps.Similar, Fragments: handlers.NewFragments(pageCacheBytes(deps.PageCacheBytes)), Warmed: deps.Warmed}
 	h.OIDC, h.PasswordSignIn = handlers.NewOIDC(deps.OIDC), deps.PasswordSignIn
+	h.StatusHost = deps.StatusHost
+	e.HTTPErrorHandler = errorHandler(deps.Log, h)
 	if n, err := deps.Store.CountUsers(context.Background()); err == nil && n == 0 {
 		h.SetupToken = deps.SetupToken
 		if h.SetupToken == "" {
@@ -121,6 +125,9 @@ func New(deps Deps) *echo.Echo {
 			"url", strings.TrimSuffix(deps.BaseURL, "/")+"/setup?token="+h.SetupToken)
 	}
 
+	// Before routing: a request for the status host is mapped onto the status page's routes, or
+	// refused, so that host serves nothing of the app.
+	e.Pre(statusHostRouting(h, deps.Log))
 	e.Use(middleware.RequestID())
 	metrics := newMetrics(deps.Store, deps.Log)
 	e.Use(metrics.middleware)
@@ -186,6 +193,7 @@ func routes(r router, h *handlers.Handlers) {
 	r.get("/status/history", Public, h.StatusHistory)
 	r.get("/status/incidents/:id", Public, h.StatusIncident)
 	r.get("/status/feed.atom", Public, h.StatusFeed)
+	r.get("/status/logo", Public, h.StatusLogo)
 	r.get("/status/api/v2/summary.json", Public, h.StatusAPISummary)
 	r.get("/status/api/v2/status.json", Public, h.StatusAPIStatus)
 	r.get("/status/api/v2/components.json", Public, h.StatusAPIComponents)
@@ -224,6 +232,8 @@ func routes(r router, h *handlers.Handlers) {
 	r.post("/admin/users/:id/disable", Admin, h.UserDisable)
 	r.get("/admin/settings", Admin, h.SettingsEdit)
 	r.post("/admin/settings", Admin, h.SettingsUpdate)
+	r.post("/admin/settings/logo", Admin, h.SettingsLogoUpload)
+	r.post("/admin/settings/logo/remove", Admin, h.SettingsLogoRemove)
 	r.get("/admin/import", Admin, h.ImportForm)
 	r.post(importPath, Admin, h.ImportUpload) // takes up to 20 MiB: see bodyLimits
 	r.get("/admin/trash", Admin, h.TrashList)
@@ -306,7 +316,7 @@ func isAPI(c echo.Context) bool { return strings.HasPrefix(c.Request().URL.Path,
 
 // errorHandler answers every error: JSON under /api, a page elsewhere. Only server faults are
 // logged as errors, and their detail never reaches the client.
-func errorHandler(log *slog.Logger) echo.HTTPErrorHandler {
+func errorHandler(log *slog.Logger, h *handlers.Handlers) echo.HTTPErrorHandler {
 	return func(err error, c echo.Context) {
 		if c.Response().Committed {
 			return
@@ -343,6 +353,8 @@ func errorHandler(log *slog.Logger) echo.HTTPErrorHandler {
 			} else {
 				writeErr = c.JSON(status, handlers.APIErrorBody(message))
 			}
+		} else if onStatusHost, _ := c.Get(handlers.OnStatusHostKey).(bool); onStatusHost && status == http.StatusNotFound && h != nil {
+			writeErr = h.StatusHostNotFound(c)
 		} else {
 			writeErr = handlers.ErrorPage(c, status, message)
 		}
