@@ -78,7 +78,7 @@ func (h *Handlers) StatusHostNotFound(c echo.Context) error {
 func (h *Handlers) StatusLogo(c echo.Context) error {
 	logo, err := h.Store.StatusLogo(c.Request().Context())
 	if err != nil {
-		return err
+		return storeError(err, "logo")
 	}
 	header := c.Response().Header()
 	header.Set("Cache-Control", "public, max-age=86400")
