@@ -29,8 +29,12 @@ func (h *Handlers) settingsView(c echo.Context) (templates.SettingsView, error) 
 	if err != nil {
 		return templates.SettingsView{}, err
 	}
+	statusURL := "/status" // on this host, whatever the base URL says
+	if h.statusHost(settings) != "" {
+		statusURL = h.statusURL(settings)
+	}
 	return templates.SettingsView{
 		Page: templates.Page{Title: "Status page settings", Section: "users"}, Values: settings,
-		Logo: logoPath(templates.StatusHead{}, logo), FlagStatusHost: h.StatusHost, StatusURL: h.statusURL(settings),
+		Logo: logoPath(templates.StatusHead{}, logo), FlagStatusHost: h.StatusHost, StatusURL: statusURL,
 	}, nil
 }

@@ -65,6 +65,7 @@ func a11yServer(t *testing.T) (*httptest.Server, *echo.Echo) {
 	if _, err := demo.Load(ctx, store); err != nil {
 		t.Fatal(err)
 	}
+	brandStatusPage(t, store)
 	e := web.New(web.Deps{Store: store, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	srv := httptest.NewServer(e)
 	t.Cleanup(srv.Close)

@@ -38,6 +38,7 @@ func TestScreenshots(t *testing.T) {
 	if _, err := demo.Load(bg, store); err != nil {
 		t.Fatal(err)
 	}
+	brandStatusPage(t, store)
 	srv := httptest.NewServer(web.New(web.Deps{Store: store, Log: slog.New(slog.NewTextHandler(io.Discard, nil))}))
 	t.Cleanup(srv.Close)
 	signIn(t, ctx, srv)
@@ -45,6 +46,7 @@ func TestScreenshots(t *testing.T) {
 		"list": "/incidents", "incident": "/incidents/1", "incident-002": "/incidents/3", "new": "/incidents/new",
 		"follow-ups": "/follow-ups", "recurrence": "/recurrence", "insights": "/insights", "search": "/search?q=cache",
 		"history": "/incidents/1/history", "account": "/account", "status": "/status",
+		"status-incident": "/status/incidents/1", "status-history": "/status/history", "settings": "/admin/settings",
 	}
 	if only := os.Getenv("HINDSIGHT_SCREENSHOT_PAGES"); only != "" {
 		for name := range pages {

@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"bytes"
+	"context"
 	"image"
 	"image/color"
 	"image/png"
@@ -140,11 +141,18 @@ func (a *app) uploadLogo(name string, data []byte) response {
 	return a.do(http.MethodPost, "/admin/settings/logo", w.FormDataContentType(), &body)
 }
 
+// pngLogo draws a small logo: a blue square with a white bar across it.
 func pngLogo(t *testing.T, side int) []byte {
 	t.Helper()
 	img := image.NewRGBA(image.Rect(0, 0, side, side))
 	for x := 0; x < side; x++ {
-		img.Set(x, x, color.RGBA{R: 200, A: 255})
+		for y := 0; y < side; y++ {
+			c := color.RGBA{R: 37, G: 99, B: 235, A: 255}
+			if y > side*2/5 && y < side*3/5 && x > side/5 && x < side*4/5 {
+				c = color.RGBA{R: 255, G: 255, B: 255, A: 255}
+			}
+			img.Set(x, y, c)
+		}
 	}
 	var buf bytes.Buffer
 	if err := png.Encode(&buf, img); err != nil {
@@ -201,4 +209,16 @@ func TestStatusLogo(t *testing.T) {
 	}
 	check(t, "logo gone", visitor.get("/status"), http.StatusOK, nil, []string{"status-logo"})
 	check(t, "logo gone", visitor.get("/status/logo"), http.StatusNotFound, nil, nil)
+}
+
+// brandStatusPage gives the status page a name, a support link and a logo, as an admin would.
+func brandStatusPage(t *testing.T, store *models.Store) {
+	t.Helper()
+	ctx := context.Background()
+	if err := store.SaveStatusSettings(ctx, models.StatusSettings{Name: "Example Inc. status", TimeZone: "Europe/London", SupportURL: "https://example.com/support"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := store.SaveStatusLogo(ctx, pngLogo(t, 64)); err != nil {
+		t.Fatal(err)
+	}
 }
