@@ -109,8 +109,20 @@ func (s *Store) SaveStatusSettings(ctx context.Context, in StatusSettings) error
 		if err != nil {
 			return err
 		}
-		rows := []Setting{{settingStatusName, in.Name}, {settingStatusTimeZone, in.TimeZone}, {settingBaseURL, in.BaseURL},
-			{settingStatusHost, in.StatusHost}, {settingSupportURL, in.SupportURL}}
+		rows := []Setting{{settingStatusName, in.Name}, {settingStatusTimeZone, in.TimeZone}, {settingBaseURL, in.BaseURL}}
+		// The later settings are kept only while set, so a site that never used them stores
+		// (and backs up) what it did before they existed.
+		var unset []string
+		for _, opt := range []Setting{{settingStatusHost, in.StatusHost}, {settingSupportURL, in.SupportURL}} {
+			if opt.Value == "" {
+				unset = append(unset, opt.Key)
+			} else {
+				rows = append(rows, opt)
+			}
+		}
+		if err := tx.Where("key IN ?", unset).Delete(&Setting{}).Error; err != nil {
+			return fmt.Errorf("save settings: %w", err)
+		}
 		err = tx.Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "key"}}, DoUpdates: clause.AssignmentColumns([]string{"value"})}).Create(&rows).Error
 		if err != nil {
 			return fmt.Errorf("save settings: %w", err)
