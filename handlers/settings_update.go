@@ -36,5 +36,8 @@ func (h *Handlers) SettingsUpdate(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if _, err := h.RefreshStatusHost(c.Request().Context()); err != nil {
+		return err
+	}
 	return seeOther(c, "/admin/settings?saved=1")
 }

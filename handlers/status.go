@@ -52,10 +52,12 @@ type statusCache struct {
 	markWrites int64
 	markAt     time.Time
 
-	// The status host as of hostMark (CurrentStatusHost).
-	host      string
-	hostMark  int64
-	hostKnown bool
+	// The status host, when it was read, and whether a background read is under way
+	// (CurrentStatusHost).
+	host        string
+	hostAt      time.Time
+	hostKnown   bool
+	hostLoading bool
 }
 
 // changeMark is the store's change mark, asked of the database again when this process wrote

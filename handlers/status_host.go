@@ -37,28 +37,51 @@ func (h *Handlers) statusURL(settings models.StatusSettings) string {
 	return models.StatusURL(h.baseURL(settings), h.statusHost(settings))
 }
 
-// CurrentStatusHost is the status host as of now, for the server's host routing: read again only
-// when the change mark moves (a settings save writes to history), so routing costs no query.
+// statusHostRecheck is how long the status host read from the settings is trusted before it is
+// read again, in the background: another server's settings save shows within it.
+const statusHostRecheck = 5 * time.Second
+
+// CurrentStatusHost is the status host as of now, for the server's host routing. It is read from
+// the settings once, then again in the background every statusHostRecheck and at once after this
+// process saves the settings (RefreshStatusHost), so routing a request runs no statement.
 func (h *Handlers) CurrentStatusHost(ctx context.Context) (string, error) {
-	mark, err := h.changeMark(ctx, time.Now())
-	if err != nil {
-		return "", err
-	}
 	sc := &h.status
 	sc.mu.Lock()
-	if sc.hostKnown && sc.hostMark == mark {
-		host := sc.host
-		sc.mu.Unlock()
-		return host, nil
+	host, known, stale := sc.host, sc.hostKnown, time.Since(sc.hostAt) > statusHostRecheck && !sc.hostLoading
+	if known && stale {
+		sc.hostLoading = true
 	}
 	sc.mu.Unlock()
+	if !known {
+		return h.RefreshStatusHost(ctx)
+	}
+	if stale {
+		go func() {
+			err := models.Safely(func() error {
+				_, err := h.RefreshStatusHost(context.Background())
+				return err
+			})
+			if err != nil {
+				h.Log.Error("read the status host", "err", err)
+			}
+			sc.mu.Lock()
+			sc.hostLoading = false
+			sc.mu.Unlock()
+		}()
+	}
+	return host, nil
+}
+
+// RefreshStatusHost reads the status host from the settings now and keeps it.
+func (h *Handlers) RefreshStatusHost(ctx context.Context) (string, error) {
 	settings, err := h.Store.StatusSettings(ctx)
 	if err != nil {
 		return "", err
 	}
 	host := h.statusHost(settings)
+	sc := &h.status
 	sc.mu.Lock()
-	sc.host, sc.hostMark, sc.hostKnown = host, mark, true
+	sc.host, sc.hostAt, sc.hostKnown = host, time.Now(), true
 	sc.mu.Unlock()
 	return host, nil
 }

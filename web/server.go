@@ -115,6 +115,9 @@ func New(deps Deps) *echo.Echo {
 	h := &handlers.Handlers{Store: deps.Store, Log: deps.Log, BaseURL: deps.BaseURL, Sessions: sessions, Similar: deps.Similar, Fragments: handlers.NewFragments(pageCacheBytes(deps.PageCacheBytes)), Warmed: deps.Warmed}
 	h.OIDC, h.PasswordSignIn = handlers.NewOIDC(deps.OIDC), deps.PasswordSignIn
 	h.StatusHost = deps.StatusHost
+	if _, err := h.RefreshStatusHost(context.Background()); err != nil {
+		deps.Log.Error("read the status host", "err", err)
+	}
 	e.HTTPErrorHandler = errorHandler(deps.Log, h)
 	if n, err := deps.Store.CountUsers(context.Background()); err == nil && n == 0 {
 		h.SetupToken = deps.SetupToken
