@@ -25,6 +25,9 @@ type Handlers struct {
 	// BaseURL is where people reach the server (web.Deps.BaseURL, from --base-url); a base URL
 	// saved on the settings page wins over it. See baseURL.
 	BaseURL string
+	// StatusHost is the status page's own host name (web.Deps.StatusHost, from --status-host); a
+	// status host saved on the settings page wins over it.
+	StatusHost string
 	// Similar hands out each incident's kept similar incidents.
 	Similar *models.SimilarKeeper
 	// Fragments keeps rendered page bodies while their data stands still; nil keeps none.

@@ -30,7 +30,7 @@ func (h *Handlers) PostmortemPreview(c echo.Context) error {
 
 func (h *Handlers) postmortemPreview(c echo.Context, inc *models.Incident) (templates.PostmortemPreviewView, error) {
 	ctx := c.Request().Context()
-	head, err := h.statusHead(ctx, inc.Title)
+	head, err := h.statusHead(c, inc.Title)
 	if err != nil {
 		return templates.PostmortemPreviewView{}, err
 	}

@@ -13,20 +13,38 @@ import (
 
 // SettingsEdit shows the status page settings and the sign-in settings.
 func (h *Handlers) SettingsEdit(c echo.Context) error {
+	view, err := h.settingsView(c)
+	if err != nil {
+		return err
+	}
+	view.Saved = c.QueryParam("saved") == "1"
+	view.SignIn.Saved = c.QueryParam("saved") == "sign-in"
+	return render(c, http.StatusOK, templates.SettingsPage(view))
+}
+
+// settingsView is the settings page with the stored values.
+func (h *Handlers) settingsView(c echo.Context) (templates.SettingsView, error) {
 	ctx := c.Request().Context()
 	settings, err := h.Store.StatusSettings(ctx)
 	if err != nil {
-		return err
+		return templates.SettingsView{}, err
+	}
+	logo, err := h.Store.StatusLogoUpdatedAt(ctx)
+	if err != nil {
+		return templates.SettingsView{}, err
 	}
 	signIn, err := h.signInView(ctx)
 	if err != nil {
-		return err
+		return templates.SettingsView{}, err
 	}
-	signIn.Saved = c.QueryParam("saved") == "sign-in"
-	return render(c, http.StatusOK, templates.SettingsPage(templates.SettingsView{
-		Page: templates.Page{Title: "Settings", Section: "users"}, Values: settings,
-		Saved: c.QueryParam("saved") == "1", SignIn: signIn,
-	}))
+	statusURL := "/status" // on this host, whatever the base URL says
+	if h.statusHost(settings) != "" {
+		statusURL = h.statusURL(settings)
+	}
+	return templates.SettingsView{
+		Page: templates.Page{Title: "Settings", Section: "users"}, Values: settings, SignIn: signIn,
+		Logo: logoPath(templates.StatusHead{}, logo), FlagStatusHost: h.StatusHost, StatusURL: statusURL,
+	}, nil
 }
 
 // signInView is the sign-in form with what is in force: the saved settings, else the flags.

@@ -20,21 +20,24 @@ func (h *Handlers) SettingsUpdate(c echo.Context) error {
 	}
 	in := models.StatusSettings{
 		Name: strings.TrimSpace(form.Get("name")), TimeZone: strings.TrimSpace(form.Get("time_zone")),
-		BaseURL: models.NormalBaseURL(form.Get("base_url")),
+		BaseURL:    models.NormalBaseURL(form.Get("base_url")),
+		StatusHost: models.NormalHost(form.Get("status_host")), SupportURL: strings.TrimSpace(form.Get("support_url")),
 	}
 	ctx := c.Request().Context()
 	err = h.Store.SaveStatusSettings(ctx, in)
 	var errs models.FieldErrors
 	if errors.As(err, &errs) {
-		signIn, err := h.signInView(ctx)
+		view, err := h.settingsView(c)
 		if err != nil {
 			return err
 		}
-		return render(c, http.StatusUnprocessableEntity, templates.SettingsPage(templates.SettingsView{
-			Page: templates.Page{Title: "Settings", Section: "users"}, Values: in, Errors: errs, SignIn: signIn,
-		}))
+		view.Values, view.Errors = in, errs
+		return render(c, http.StatusUnprocessableEntity, templates.SettingsPage(view))
 	}
 	if err != nil {
+		return err
+	}
+	if _, err := h.RefreshStatusHost(c.Request().Context()); err != nil {
 		return err
 	}
 	return seeOther(c, "/admin/settings?saved=1")

@@ -15,7 +15,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"hindsight/models"
-	"hindsight/models/mdexport"
 	"hindsight/models/statuspage"
 	"hindsight/templates"
 )
@@ -52,6 +51,13 @@ type statusCache struct {
 	mark       int64
 	markWrites int64
 	markAt     time.Time
+
+	// The status host, when it was read, and whether a background read is under way
+	// (CurrentStatusHost).
+	host        string
+	hostAt      time.Time
+	hostKnown   bool
+	hostLoading bool
 }
 
 // changeMark is the store's change mark, asked of the database again when this process wrote
@@ -114,6 +120,9 @@ func (h *Handlers) serveStatus(c echo.Context, contentType string, build func(ct
 		return err
 	}
 	key := c.Path()
+	if onStatusHost(c) {
+		key = "status-host " + key // its pages link to the root, not /status
+	}
 	e, ok := h.status.get(key, mark, now)
 	if !ok {
 		body, err := build(ctx)
@@ -147,8 +156,10 @@ func (h *Handlers) serveStatus(c echo.Context, contentType string, build func(ct
 	return c.Blob(http.StatusOK, e.contentType, body)
 }
 
-// statusHead reads the status page settings for a page's head.
-func (h *Handlers) statusHead(ctx context.Context, title string) (templates.StatusHead, error) {
+// statusHead reads the status page settings for a page's head: its name, zone, logo and
+// support link, and whether it is served on the status host.
+func (h *Handlers) statusHead(c echo.Context, title string) (templates.StatusHead, error) {
+	ctx := c.Request().Context()
 	settings, err := h.Store.StatusSettings(ctx)
 	if err != nil {
 		return templates.StatusHead{}, err
@@ -156,44 +167,33 @@ func (h *Handlers) statusHead(ctx context.Context, title string) (templates.Stat
 	if title == "" {
 		title = "Current status"
 	}
-	return templates.StatusHead{Name: settings.Name, Location: settings.Location(), Title: title}, nil
+	head := templates.StatusHead{Name: settings.Name, Location: settings.Location(), Title: title, OwnHost: onStatusHost(c), SupportURL: settings.SupportURL}
+	logo, err := h.Store.StatusLogoUpdatedAt(ctx)
+	if err != nil {
+		return head, err
+	}
+	head.Logo = logoPath(head, logo)
+	return head, nil
 }
 
 // statusPageInfo describes the status page as Statuspage's "page" object does.
 func (h *Handlers) statusPageInfo(settings models.StatusSettings, updated *time.Time) statuspage.Page {
-	if updated != nil {
-		at := updated.UTC().Truncate(time.Millisecond) // Statuspage writes milliseconds
-		updated = &at
-	}
-	return statuspage.Page{ID: "hindsight", Name: settings.Name, URL: h.baseURL(settings) + "/status", TimeZone: settings.TimeZone, UpdatedAt: updated}
+	return statuspage.PageInfo(settings, h.statusURL(settings), updated)
 }
 
 // publishedPostmortem is the postmortem the status page shows for an incident: the version
 // recorded at its last publication, while it is published; nil otherwise.
 func publishedPostmortem(inc *models.Incident, versions map[int64]*models.PostmortemVersion, loc *time.Location) (*templates.PublishedPostmortem, error) {
-	v := versions[inc.ID]
-	if inc.PostmortemState != models.PostmortemPublished || v == nil {
-		return nil, nil
-	}
-	public, err := v.Public()
-	if err != nil {
+	markdown, v, ok, err := statuspage.PublishedPostmortem(inc, versions, loc)
+	if !ok || err != nil {
 		return nil, err
 	}
-	return &templates.PublishedPostmortem{Markdown: mdexport.Published(public, loc), Version: v.Version, PublishedAt: v.PublishedAt}, nil
+	return &templates.PublishedPostmortem{Markdown: markdown, Version: v.Version, PublishedAt: v.PublishedAt}, nil
 }
 
 // latestPostmortems loads the published versions of the published incidents among these.
 func (h *Handlers) latestPostmortems(ctx context.Context, incidents []models.Incident) (map[int64]*models.PostmortemVersion, error) {
-	var ids []int64
-	for _, inc := range incidents {
-		if inc.PostmortemState == models.PostmortemPublished {
-			ids = append(ids, inc.ID)
-		}
-	}
-	if len(ids) == 0 {
-		return nil, nil
-	}
-	return h.Store.LatestPostmortems(ctx, ids)
+	return statuspage.LatestPostmortems(ctx, h.Store, incidents)
 }
 
 // statusIncidentView is an incident as the status page shows it; the preview builds the same.
@@ -240,31 +240,7 @@ func statusMonths(incidents []models.Incident, loc *time.Location) []templates.S
 	return months
 }
 
-// exportPublic writes public incidents in Statuspage's shape, each postmortem the version last
-// published, never the live text.
+// exportPublic writes public incidents in Statuspage's shape (statuspage.ExportPublic).
 func (h *Handlers) exportPublic(ctx context.Context, incidents []models.Incident, page statuspage.Page, loc *time.Location) ([]statuspage.Incident, error) {
-	versions, err := h.latestPostmortems(ctx, incidents)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]statuspage.Incident, len(incidents))
-	for n := range incidents {
-		inc := &incidents[n]
-		sp := statuspage.ExportIncident(inc, page)
-		sp.Shortlink = page.URL + "/incidents/" + strconv.FormatInt(inc.ID, 10)
-		sp.CreatedAt, sp.UpdatedAt = sp.CreatedAt.Truncate(time.Millisecond), sp.UpdatedAt.Truncate(time.Millisecond)
-		sp.PostmortemBody, sp.PostmortemPublishedAt = "", nil
-		pm, err := publishedPostmortem(inc, versions, loc)
-		if err != nil {
-			return nil, err
-		}
-		if pm != nil {
-			at := pm.PublishedAt.UTC()
-			sp.PostmortemBody, sp.PostmortemPublishedAt = pm.Markdown, &at
-		} else if sp.Status == "postmortem" {
-			sp.Status = "resolved"
-		}
-		out[n] = sp
-	}
-	return out, nil
+	return statuspage.ExportPublic(ctx, h.Store, incidents, page, loc)
 }

@@ -60,7 +60,7 @@ func (h *Handlers) unresolvedDocument(ctx context.Context, page statuspage.Page,
 	}
 	updated := now
 	if page.UpdatedAt != nil {
-		updated = *page.UpdatedAt
+		updated = page.UpdatedAt.Time
 	}
 	components := statuspage.ExportComponents(st.components, st.statuses, page, updated)
 	return incidents, components, nil

@@ -57,7 +57,7 @@ func (h *Handlers) exportMaintenances(ctx context.Context, set maintenanceSet, p
 		}
 	}
 	if set != maintenanceAll {
-		slices.SortStableFunc(out, func(a, b statuspage.Maintenance) int { return a.ScheduledFor.Compare(b.ScheduledFor) })
+		slices.SortStableFunc(out, func(a, b statuspage.Maintenance) int { return a.ScheduledFor.Time.Compare(b.ScheduledFor.Time) })
 	}
 	return out, nil
 }

@@ -28,7 +28,7 @@ func (h *Handlers) StatusFeed(c echo.Context) error {
 		if err != nil {
 			return nil, err
 		}
-		base, loc := h.baseURL(settings), settings.Location()
+		loc := settings.Location()
 		incidents, _, err := h.Store.PublicIncidents(ctx, models.PublicFilter{Limit: statusFeedEntries})
 		if err != nil {
 			return nil, err
@@ -37,13 +37,13 @@ func (h *Handlers) StatusFeed(c echo.Context) error {
 		if err != nil {
 			return nil, err
 		}
-		page := base + "/status"
-		feed := newAtomFeed(settings.Name, page, page, base+"/status/feed.atom", &feeds.AtomAuthor{AtomPerson: feeds.AtomPerson{Name: settings.Name, Uri: page}})
+		page := h.statusURL(settings)
+		feed := newAtomFeed(settings.Name, page, page, page+"/feed.atom", &feeds.AtomAuthor{AtomPerson: feeds.AtomPerson{Name: settings.Name, Uri: page}})
 		feed.Subtitle = "Incidents on " + settings.Name
 		latest := time.Unix(0, 0).UTC()
 		for n := range incidents {
 			inc := &incidents[n]
-			link := fmt.Sprintf("%s/status/incidents/%d", base, inc.ID)
+			link := fmt.Sprintf("%s/incidents/%d", page, inc.ID)
 			updated := publicStart(inc)
 			var content strings.Builder
 			for _, ev := range models.PublicEvents(inc) {

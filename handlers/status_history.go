@@ -15,7 +15,7 @@ const statusHistoryPage = 100
 func (h *Handlers) StatusHistory(c echo.Context) error {
 	ctx := c.Request().Context()
 	page, offset := pageParam(c.QueryParam("page"), statusHistoryPage)
-	head, err := h.statusHead(ctx, "Incident history")
+	head, err := h.statusHead(c, "Incident history")
 	if err != nil {
 		return err
 	}

@@ -20,7 +20,7 @@ const statusHomeHistory = 25
 // with its uptime bar, and the recent history by month.
 func (h *Handlers) StatusHome(c echo.Context) error {
 	return h.serveStatus(c, echo.MIMETextHTMLCharsetUTF8, func(ctx context.Context) ([]byte, error) {
-		head, err := h.statusHead(ctx, "")
+		head, err := h.statusHead(c, "")
 		if err != nil {
 			return nil, err
 		}

@@ -25,13 +25,13 @@ func (h *Handlers) StatusIncident(c echo.Context) error {
 		if err != nil && !errors.Is(err, models.ErrNotFound) && !errors.Is(err, strconv.ErrSyntax) && !errors.Is(err, strconv.ErrRange) {
 			return err
 		}
-		head, err := h.statusHead(ctx, "Not found")
+		head, err := h.statusHead(c, "Not found")
 		if err != nil {
 			return err
 		}
 		return render(c, http.StatusNotFound, templates.StatusNotFound(head))
 	}
-	head, err := h.statusHead(ctx, inc.Title)
+	head, err := h.statusHead(c, inc.Title)
 	if err != nil {
 		return err
 	}

@@ -28,7 +28,7 @@ func (h *Handlers) StatusSubscribeForm(c echo.Context) error {
 // subscribeView builds the form with the status page's components, those chosen ticked.
 func (h *Handlers) subscribeView(c echo.Context, chosen []string) (templates.StatusSubscribeView, error) {
 	ctx := c.Request().Context()
-	head, err := h.statusHead(ctx, "Subscribe to updates")
+	head, err := h.statusHead(c, "Subscribe to updates")
 	if err != nil {
 		return templates.StatusSubscribeView{}, err
 	}

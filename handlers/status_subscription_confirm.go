@@ -67,7 +67,7 @@ func subscribedTo(components []string) string {
 }
 
 func (h *Handlers) subscriptionPage(c echo.Context, status int, v templates.StatusSubscriptionView) error {
-	head, err := h.statusHead(c.Request().Context(), v.Heading)
+	head, err := h.statusHead(c, v.Heading)
 	if err != nil {
 		return err
 	}

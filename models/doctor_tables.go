@@ -22,6 +22,7 @@ var doctorBaseTables = []string{
 	// The status page's subscribers and their outbox (what is still to be sent is a record of
 	// what was made public, not derived from it), and the subscribe form's throttle.
 	"subscribers", "subscriber_components", "subscriber_messages", "subscriber_deliveries", "subscribe_attempts",
+	"statuspage_incidents", "statuspage_updates", "status_logo",
 }
 
 // DoctorTableKind says what the doctor takes a table of the given dialect's schema for: "base",

@@ -58,6 +58,13 @@ func (s *Store) ImportIncidents(ctx context.Context, items []ImportItem, mainten
 			}
 			inc := Incident{Version: 1, Source: item.Input.Source, ExternalID: item.Input.ExternalID}
 			applyIncidentInput(&inc, item.Input)
+			// An imported incident keeps its source's times, so an old incident does not look new.
+			if at := item.Input.CreatedAt; at != nil {
+				inc.CreatedAt = at.UTC()
+			}
+			if at := item.Input.UpdatedAt; at != nil {
+				inc.UpdatedAt = at.UTC()
+			}
 			fresh = append(fresh, inc)
 			freshAt = append(freshAt, n)
 		}
@@ -98,6 +105,9 @@ func (s *Store) ImportIncidents(ctx context.Context, items []ImportItem, mainten
 			return err
 		}
 		if err := s.importChildren(tx, items, ids, h); err != nil {
+			return err
+		}
+		if err := saveStatuspageIncidents(tx, items, ids); err != nil {
 			return err
 		}
 		for _, id := range ids {
@@ -248,6 +258,7 @@ func factorIDMap(tx *gorm.DB, slugs []string) (map[string]int64, error) {
 func (s *Store) importChildren(tx *gorm.DB, items []ImportItem, ids []int64, h *history) error {
 	var clearEvents, clearWindows, clearFollowUps []int64
 	var events []TimelineEvent
+	var eventDetails []*StatuspageUpdate
 	var windows []ImpactWindow
 	var windowServices [][]string
 	var followUps []FollowUp
@@ -260,7 +271,15 @@ func (s *Store) importChildren(tx *gorm.DB, items []ImportItem, ids []int64, h *
 		if c.Timeline != nil {
 			clearEvents = append(clearEvents, item.ID)
 			for _, in := range *c.Timeline {
-				events = append(events, eventRow(ids[n], in))
+				ev := eventRow(ids[n], in)
+				if in.CreatedAt != nil {
+					ev.CreatedAt = in.CreatedAt.UTC()
+				}
+				if in.UpdatedAt != nil {
+					ev.UpdatedAt = in.UpdatedAt.UTC()
+				}
+				events = append(events, ev)
+				eventDetails = append(eventDetails, in.Statuspage)
 			}
 		}
 		if c.ImpactWindows != nil {
@@ -321,9 +340,20 @@ func (s *Store) importChildren(tx *gorm.DB, items []ImportItem, ids []int64, h *
 		if err := tx.CreateInBatches(&events, importRowBatch).Error; err != nil {
 			return fmt.Errorf("insert timeline events: %w", err)
 		}
+		var details []StatuspageUpdate
 		for n := range events {
 			if err := h.add(ActionCreate, EntityEvent, events[n].ID, events[n].IncidentID, nil, eventFields(&events[n])); err != nil {
 				return err
+			}
+			if d := eventDetails[n]; d != nil {
+				row := *d
+				row.EventID = events[n].ID
+				details = append(details, row)
+			}
+		}
+		if len(details) > 0 {
+			if err := tx.CreateInBatches(&details, importRowBatch).Error; err != nil {
+				return fmt.Errorf("insert statuspage update details: %w", err)
 			}
 		}
 	}

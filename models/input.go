@@ -39,6 +39,12 @@ type IncidentInput struct {
 	ExternalID string `json:"-"`
 	// Origin says where the milestones came from; by default the context's actor typed them.
 	Origin MilestoneOrigin `json:"-"`
+	// CreatedAt and UpdatedAt are an imported record's own, kept when it is created so that an
+	// old incident does not look new; nil means now. Only imports set them.
+	CreatedAt *time.Time `json:"-" validate:"omitempty,instant"`
+	UpdatedAt *time.Time `json:"-" validate:"omitempty,instant"`
+	// Statuspage holds what an imported Statuspage incident says that Hindsight does not model.
+	Statuspage *StatuspageIncident `json:"-"`
 }
 
 // Milestones are the six instants of an incident, in UTC, nil when nobody knows them.
@@ -115,6 +121,12 @@ type EventInput struct {
 	Status string    `json:"status" validate:"required_if=Kind status_update,omitempty,oneof=investigating identified monitoring resolved"`
 	Body   string    `json:"body" validate:"max=100000"`
 	Public bool      `json:"public"`
+	// CreatedAt and UpdatedAt are an imported entry's own (a Statuspage update's created_at and
+	// updated_at); nil means now. Only imports set them.
+	CreatedAt *time.Time `json:"-" validate:"omitempty,instant"`
+	UpdatedAt *time.Time `json:"-" validate:"omitempty,instant"`
+	// Statuspage holds what an imported Statuspage update says that Hindsight does not model.
+	Statuspage *StatuspageUpdate `json:"-"`
 }
 
 // NotePublicMessage explains why a note cannot be shown to customers.

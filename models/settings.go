@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -26,7 +27,12 @@ const (
 	settingStatusName     = "status_page_name"
 	settingStatusTimeZone = "status_page_time_zone"
 	settingBaseURL        = "base_url"
+	settingStatusHost     = "status_host"
+	settingSupportURL     = "status_page_support_url"
 )
+
+// settingKeys are the keys StatusSettings reads and writes.
+var settingKeys = []string{settingStatusName, settingStatusTimeZone, settingBaseURL, settingStatusHost, settingSupportURL}
 
 // StatusSettings are the status page's name, the time zone its times are shown in, and the
 // site's base URL. They are read together because every status page needs all three.
@@ -37,6 +43,11 @@ type StatusSettings struct {
 	// prefix), for absolute links, feed ids and entry ids. Empty leaves it to the server's
 	// --base-url. It is never taken from a request: the Host header is the client's to choose.
 	BaseURL string `json:"base_url" validate:"omitempty,max=200,weburl"`
+	// StatusHost is a host name of the status page's own (status.example.com): requests for it get
+	// the status page at its root and nothing of the app. Empty leaves it to --status-host.
+	StatusHost string `json:"status_host" validate:"omitempty,max=253,hostname_rfc1123"`
+	// SupportURL is where the status page sends people who need help; empty shows no link.
+	SupportURL string `json:"support_url" validate:"omitempty,max=200,weburl"`
 }
 
 // DefaultStatusSettings are used until an admin saves others.
@@ -48,7 +59,7 @@ func (s StatusSettings) Location() *time.Location { return LoadLocation(s.TimeZo
 // StatusSettings reads the status page settings, with the defaults for what was never set.
 func (s *Store) StatusSettings(ctx context.Context) (StatusSettings, error) {
 	var rows []Setting
-	err := s.read.WithContext(ctx).Where("key IN ?", []string{settingStatusName, settingStatusTimeZone, settingBaseURL}).Find(&rows).Error
+	err := s.read.WithContext(ctx).Where("key IN ?", settingKeys).Find(&rows).Error
 	if err != nil {
 		return StatusSettings{}, fmt.Errorf("read settings: %w", err)
 	}
@@ -61,6 +72,10 @@ func (s *Store) StatusSettings(ctx context.Context) (StatusSettings, error) {
 			out.TimeZone = r.Value
 		case settingBaseURL:
 			out.BaseURL = r.Value
+		case settingStatusHost:
+			out.StatusHost = r.Value
+		case settingSupportURL:
+			out.SupportURL = r.Value
 		}
 	}
 	return out, nil
@@ -72,11 +87,19 @@ func (s *Store) SaveStatusSettings(ctx context.Context, in StatusSettings) error
 	in.Name = strings.TrimSpace(in.Name)
 	in.TimeZone = strings.TrimSpace(in.TimeZone)
 	in.BaseURL = NormalBaseURL(in.BaseURL)
+	in.StatusHost = NormalHost(in.StatusHost)
+	in.SupportURL = strings.TrimSpace(in.SupportURL)
 	errs := Validate(in)
 	if errs.For("base_url") == "" {
 		if problem := baseURLProblem(in.BaseURL); problem != "" {
 			errs.Add("base_url", problem)
 		}
+	}
+	if errs.For("status_host") != "" {
+		errs = slices.DeleteFunc(errs, func(fe FieldError) bool { return fe.Field == "status_host" })
+		errs.Add("status_host", StatusHostMessage)
+	} else if in.StatusHost != "" && in.BaseURL != "" && hostOf(in.BaseURL) == in.StatusHost {
+		errs.Add("status_host", "Must differ from the base URL's host, or the app could no longer be reached.")
 	}
 	if len(errs) > 0 {
 		return errs
@@ -88,11 +111,26 @@ func (s *Store) SaveStatusSettings(ctx context.Context, in StatusSettings) error
 			return err
 		}
 		rows := []Setting{{settingStatusName, in.Name}, {settingStatusTimeZone, in.TimeZone}, {settingBaseURL, in.BaseURL}}
+		// The later settings are kept only while set, so a site that never used them stores
+		// (and backs up) what it did before they existed.
+		var unset []string
+		for _, opt := range []Setting{{settingStatusHost, in.StatusHost}, {settingSupportURL, in.SupportURL}} {
+			if opt.Value == "" {
+				unset = append(unset, opt.Key)
+			} else {
+				rows = append(rows, opt)
+			}
+		}
+		if err := tx.Where("key IN ?", unset).Delete(&Setting{}).Error; err != nil {
+			return fmt.Errorf("save settings: %w", err)
+		}
 		err = tx.Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "key"}}, DoUpdates: clause.AssignmentColumns([]string{"value"})}).Create(&rows).Error
 		if err != nil {
 			return fmt.Errorf("save settings: %w", err)
 		}
-		changes := diff(fields{"name": before.Name, "time_zone": before.TimeZone, "base_url": before.BaseURL}, fields{"name": in.Name, "time_zone": in.TimeZone, "base_url": in.BaseURL})
+		changes := diff(
+			fields{"name": before.Name, "time_zone": before.TimeZone, "base_url": before.BaseURL, "status_host": before.StatusHost, "support_url": before.SupportURL},
+			fields{"name": in.Name, "time_zone": in.TimeZone, "base_url": in.BaseURL, "status_host": in.StatusHost, "support_url": in.SupportURL})
 		if len(changes) == 0 {
 			return nil
 		}
@@ -140,4 +178,44 @@ func baseURLProblem(base string) string {
 		return "Give the address alone, without a user, a query or a fragment."
 	}
 	return ""
+}
+
+// StatusHostMessage is shown beside a status host that is not a host name.
+const StatusHostMessage = "Must be a host name alone, such as status.example.com: no scheme, port or path."
+
+// NormalHost trims a host name and lowers its case, as the Host header is compared with it.
+func NormalHost(raw string) string {
+	return strings.ToLower(strings.TrimSuffix(strings.TrimSpace(raw), "."))
+}
+
+// StatusHostProblem says what is wrong with a status host name, or "" when it will do.
+func StatusHostProblem(raw string) string {
+	if errs := Validate(struct {
+		Host string `validate:"omitempty,max=253,hostname_rfc1123"`
+	}{NormalHost(raw)}); len(errs) > 0 {
+		return StatusHostMessage
+	}
+	return ""
+}
+
+func hostOf(base string) string {
+	u, err := url.Parse(base)
+	if err != nil {
+		return ""
+	}
+	return NormalHost(u.Hostname())
+}
+
+// StatusURL is where the public reads the status page, built on the base URL: the status host's
+// root on the base URL's scheme when a status host is given, else the base URL's /status.
+func StatusURL(base, statusHost string) string {
+	base = NormalBaseURL(base)
+	if statusHost == "" {
+		return base + "/status"
+	}
+	scheme := "https"
+	if u, err := url.Parse(base); err == nil && u.Scheme != "" {
+		scheme = u.Scheme
+	}
+	return scheme + "://" + statusHost
 }

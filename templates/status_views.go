@@ -12,6 +12,24 @@ type StatusHead struct {
 	Name     string
 	Location *time.Location
 	Title    string
+	// OwnHost is set when the page is served on the status host, where it lives at the root.
+	OwnHost bool
+	// Logo is the address of the uploaded logo, "" without one.
+	Logo string
+	// SupportURL is where people who need help are sent, "" for no link.
+	SupportURL string
+}
+
+// Path is the address of a status page: under /status on the app's host, at the root on the
+// status host. p is "" for the page itself or starts with a slash.
+func (h StatusHead) Path(p string) string {
+	if h.OwnHost {
+		if p == "" {
+			return "/"
+		}
+		return p
+	}
+	return "/status" + p
 }
 
 // StatusHomeView is the status page: the overall state, the open public incidents, each
@@ -107,6 +125,12 @@ type SettingsView struct {
 	Values models.StatusSettings
 	Errors models.FieldErrors
 	Saved  bool
+	// Logo is the uploaded logo's address, "" without one.
+	Logo string
+	// FlagStatusHost is the server's --status-host, used while the field is empty.
+	FlagStatusHost string
+	// StatusURL is where the public reads the status page now.
+	StatusURL string
 	SignIn SignInSettingsView
 }
 

@@ -75,6 +75,7 @@ func a11yServer(t *testing.T) (*httptest.Server, *echo.Echo) {
 	} else if err := store.RecordWebhookAttempt(ctx, &claimed[0], "a11y", models.AttemptResult{StatusCode: 503, ResponseHead: "upstream busy"}, time.Now()); err != nil {
 		t.Fatal(err)
 	}
+	brandStatusPage(t, store)
 	e := web.New(web.Deps{Store: store, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	srv := httptest.NewServer(e)
 	t.Cleanup(srv.Close)

@@ -59,6 +59,7 @@ func TestScreenshots(t *testing.T) {
 		_ = store.RecordWebhookAttempt(bg, &claimed[0], "shots", models.AttemptResult{StatusCode: 200, Duration: 84 * time.Millisecond, ResponseHead: "ok"}, time.Now())
 		_ = store.RecordWebhookAttempt(bg, &claimed[1], "shots", models.AttemptResult{StatusCode: 503, Duration: 2100 * time.Millisecond, ResponseHead: "<html><body>Service Unavailable</body></html>"}, time.Now())
 	}
+	brandStatusPage(t, store)
 	srv := httptest.NewServer(web.New(web.Deps{Store: store, Log: slog.New(slog.NewTextHandler(io.Discard, nil))}))
 	t.Cleanup(srv.Close)
 	signIn(t, ctx, srv)
@@ -70,6 +71,7 @@ func TestScreenshots(t *testing.T) {
 		"components": "/admin/components", "maintenance": "/maintenance", "maintenance-1": "/maintenance/1",
 		"webhooks": "/admin/webhooks", "webhook": "/admin/webhooks/1", "webhook-new": "/admin/webhooks/new",
 		"subscribe": "/status/subscribe", "subscribers": "/admin/subscribers",
+		"status-incident": "/status/incidents/1", "status-history": "/status/history", "settings": "/admin/settings",
 	}
 	if only := os.Getenv("HINDSIGHT_SCREENSHOT_PAGES"); only != "" {
 		for name := range pages {

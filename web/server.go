@@ -34,6 +34,9 @@ type Deps struct {
 	// BaseURL is where people reach the server: the default for every absolute link, feed id and
 	// the setup link it logs, unless the settings page names another. Never the Host header.
 	BaseURL string
+	// StatusHost is the status page's own host name (status.example.com): requests for it get the
+	// status page at the root and nothing else. A status host saved on the settings page wins.
+	StatusHost string
 	// SetupToken fixes the first-run token instead of a random one; tests use it.
 	SetupToken string
 	// MaxInFlight caps the requests served at once; past it a request gets 503 with Retry-After
@@ -101,7 +104,6 @@ func New(deps Deps) *echo.Echo {
 		}
 		e.IPExtractor = echo.ExtractIPFromXFFHeader(opts...)
 	}
-	e.HTTPErrorHandler = errorHandler(deps.Log)
 
 	sessions := scs.New()
 	sessions.Store = sessionStore(deps.Store, sessions.Codec)
@@ -126,6 +128,11 @@ func New(deps Deps) *echo.Echo {
 	}
 	h.WebhooksAllowPrivate = deps.WebhooksAllowPrivate
 	h.Mail = deps.Mail
+	h.StatusHost = deps.StatusHost
+	if _, err := h.RefreshStatusHost(context.Background()); err != nil {
+		deps.Log.Error("read the status host", "err", err)
+	}
+	e.HTTPErrorHandler = errorHandler(deps.Log, h)
 	if n, err := deps.Store.CountUsers(context.Background()); err == nil && n == 0 {
 		h.SetupToken = deps.SetupToken
 		if h.SetupToken == "" {
@@ -135,6 +142,9 @@ func New(deps Deps) *echo.Echo {
 			"url", strings.TrimSuffix(deps.BaseURL, "/")+"/setup?token="+h.SetupToken)
 	}
 
+	// Before routing: a request for the status host is mapped onto the status page's routes, or
+	// refused, so that host serves nothing of the app.
+	e.Pre(statusHostRouting(h, deps.Log))
 	e.Use(middleware.RequestID())
 	metrics := newMetrics(deps.Store, deps.Log)
 	e.Use(metrics.middleware)
@@ -208,6 +218,7 @@ func routes(r router, h *handlers.Handlers) {
 	r.post(subscriptionConfirmPath, Public, h.StatusConfirm)
 	r.get(unsubscribePath, Public, h.StatusUnsubscribeForm)
 	r.post(unsubscribePath, Public, h.StatusUnsubscribe) // also RFC 8058's one-click POST
+	r.get("/status/logo", Public, h.StatusLogo)
 	r.get("/status/api/v2/summary.json", Public, h.StatusAPISummary)
 	r.get("/status/api/v2/status.json", Public, h.StatusAPIStatus)
 	r.get("/status/api/v2/components.json", Public, h.StatusAPIComponents)
@@ -249,6 +260,8 @@ func routes(r router, h *handlers.Handlers) {
 	r.post("/admin/settings", Admin, h.SettingsUpdate)
 	r.post("/admin/settings/sign-in", Admin, h.SignInSettingsUpdate)
 	r.get("/admin/subscribers", Admin, h.SubscriberList)
+	r.post("/admin/settings/logo", Admin, h.SettingsLogoUpload)
+	r.post("/admin/settings/logo/remove", Admin, h.SettingsLogoRemove)
 	r.get("/admin/import", Admin, h.ImportForm)
 	r.post(importPath, Admin, h.ImportUpload) // takes up to 20 MiB: see bodyLimits
 	r.get("/admin/components", Admin, h.ComponentList)
@@ -358,7 +371,7 @@ func isAPI(c echo.Context) bool { return strings.HasPrefix(c.Request().URL.Path,
 
 // errorHandler answers every error: JSON under /api, a page elsewhere. Only server faults are
 // logged as errors, and their detail never reaches the client.
-func errorHandler(log *slog.Logger) echo.HTTPErrorHandler {
+func errorHandler(log *slog.Logger, h *handlers.Handlers) echo.HTTPErrorHandler {
 	return func(err error, c echo.Context) {
 		if c.Response().Committed {
 			return
@@ -395,6 +408,8 @@ func errorHandler(log *slog.Logger) echo.HTTPErrorHandler {
 			} else {
 				writeErr = c.JSON(status, handlers.APIErrorBody(message))
 			}
+		} else if onStatusHost, _ := c.Get(handlers.OnStatusHostKey).(bool); onStatusHost && status == http.StatusNotFound && h != nil {
+			writeErr = h.StatusHostNotFound(c)
 		} else {
 			writeErr = handlers.ErrorPage(c, status, message)
 		}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -32,6 +33,9 @@ Flags:
 const exportUsage = `Usage:
   hindsight export FILE [--database URL]          write the whole database as JSON ("-" for stdout)
   hindsight export cstate DIR [--database URL]    write every public incident as a cState Markdown file
+  hindsight export statuspage FILE [--database URL] [--base-url URL]
+                                                  write the whole public history as a Statuspage
+                                                  incidents.json ("-" for stdout)
 `
 
 // importCommand reads incidents from a status page export, or restores a native export.
@@ -142,14 +146,20 @@ func exportCommand(ctx context.Context, args []string, stdout io.Writer) error {
 	fs.SetOutput(stdout)
 	fs.Usage = func() { fmt.Fprint(stdout, exportUsage) }
 	database := databaseFlag(fs)
+	baseURL := fs.String("base-url", env("HINDSIGHT_BASE_URL", ""), "where people reach Hindsight, for the status page's links when the settings name none (env HINDSIGHT_BASE_URL)")
+	statusHost := fs.String("status-host", env("HINDSIGHT_STATUS_HOST", ""), "the status page's own host name, when the settings name none (env HINDSIGHT_STATUS_HOST)")
 	positional, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
 	}
 	cstateDir := len(positional) == 2 && positional[0] == "cstate"
-	if len(positional) != 1 && !cstateDir {
+	statuspageFile := len(positional) == 2 && positional[0] == "statuspage"
+	if len(positional) != 1 && !cstateDir && !statuspageFile {
 		fmt.Fprint(stdout, exportUsage)
-		return errors.New("export needs a file name, or - for stdout, or cstate and a folder")
+		return errors.New("export needs a file name, or - for stdout, or cstate and a folder, or statuspage and a file")
+	}
+	if problem := models.BaseURLProblem(*baseURL); problem != "" {
+		return fmt.Errorf("--base-url %q: %s", *baseURL, problem)
 	}
 	store, _, err := openStore(ctx, *database)
 	if err != nil {
@@ -158,6 +168,9 @@ func exportCommand(ctx context.Context, args []string, stdout io.Writer) error {
 	defer store.Close()
 	if cstateDir {
 		return exportCState(ctx, store, positional[1], stdout)
+	}
+	if statuspageFile {
+		return exportStatuspage(ctx, store, positional[1], *baseURL, *statusHost, stdout)
 	}
 	path := positional[0]
 	if path == "-" {
@@ -244,4 +257,47 @@ func writeFileAtomic(path string, data []byte) error {
 		return err
 	}
 	return os.Rename(tmp.Name(), path)
+}
+
+// exportStatuspage writes the whole public history as one Statuspage incidents.json, as the
+// status page's API shows each incident; written beside the target and renamed.
+func exportStatuspage(ctx context.Context, store *models.Store, path, baseURL, statusHost string, stdout io.Writer) error {
+	settings, err := store.StatusSettings(ctx)
+	if err != nil {
+		return err
+	}
+	base := models.NormalBaseURL(settings.BaseURL)
+	if base == "" {
+		base = models.NormalBaseURL(baseURL)
+	}
+	if base == "" {
+		base = "http://localhost:8080"
+	}
+	host := models.NormalHost(settings.StatusHost)
+	if host == "" {
+		host = models.NormalHost(statusHost)
+	}
+	updated, err := store.PublicUpdatedAt(ctx)
+	if err != nil {
+		return err
+	}
+	page := statuspage.PageInfo(settings, models.StatusURL(base, host), updated)
+	doc, err := statuspage.ExportHistory(ctx, store, page, settings.Location())
+	if err != nil {
+		return err
+	}
+	data, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		return err
+	}
+	data = append(data, '\n')
+	if path == "-" {
+		_, err := stdout.Write(data)
+		return err
+	}
+	if err := writeFileAtomic(path, data); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote %d incident(s) to %s\n", len(doc.Incidents), path)
+	return nil
 }

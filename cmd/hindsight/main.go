@@ -47,7 +47,7 @@ Usage:
 
 The database is a SQLite file path or a postgres:// URL. Environment:
   HINDSIGHT_ADDR, HINDSIGHT_DATABASE_URL, HINDSIGHT_BASE_URL, HINDSIGHT_SECURE_COOKIES,
-  HINDSIGHT_TRUSTED_PROXIES
+  HINDSIGHT_TRUSTED_PROXIES, HINDSIGHT_STATUS_HOST
 `
 
 func main() {
@@ -162,6 +162,7 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	addr := fs.String("addr", env("HINDSIGHT_ADDR", ":8080"), "listen address (env HINDSIGHT_ADDR)")
 	database := databaseFlag(fs)
 	baseURL := fs.String("base-url", env("HINDSIGHT_BASE_URL", ""), "where people reach Hindsight, e.g. https://hindsight.example.com: absolute links, feed and entry ids and the setup link are built on it, never on a request's Host header. A base URL an admin saves on the settings page wins over it; without either, the listen address (env HINDSIGHT_BASE_URL)")
+	statusHost := fs.String("status-host", env("HINDSIGHT_STATUS_HOST", ""), "a host name of the status page's own, e.g. status.example.com: requests for it get the status page at its root and nothing of the app. One saved on the settings page wins over it (env HINDSIGHT_STATUS_HOST)")
 	secure := fs.Bool("secure-cookies", env("HINDSIGHT_SECURE_COOKIES", "") == "true", "mark the session cookie Secure; on whenever TLS is (env HINDSIGHT_SECURE_COOKIES=true)")
 	proxies := fs.String("trusted-proxies", env("HINDSIGHT_TRUSTED_PROXIES", ""), "comma-separated CIDRs of reverse proxies whose X-Forwarded-For is believed (env HINDSIGHT_TRUSTED_PROXIES)")
 	tlsCert := fs.String("tls-cert", "", "serve HTTPS with this certificate file")
@@ -193,6 +194,9 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	if problem := models.BaseURLProblem(*baseURL); problem != "" {
 		return fmt.Errorf("--base-url %q: %s", *baseURL, problem)
 	}
+	if problem := models.StatusHostProblem(*statusHost); problem != "" {
+		return fmt.Errorf("--status-host %q: %s", *statusHost, problem)
+	}
 	useTLS := *tlsCert != "" || *tlsKey != ""
 	store, applied, err := openStore(ctx, *database)
 	if err != nil {
@@ -220,7 +224,7 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	}
 	srv := &http.Server{
 		Handler: web.New(web.Deps{
-			Store: store, Log: log, SecureCookies: *secure || useTLS, TrustedProxies: trusted, BaseURL: base,
+			Store: store, Log: log, SecureCookies: *secure || useTLS, TrustedProxies: trusted, BaseURL: base, StatusHost: models.NormalHost(*statusHost),
 			MaxInFlight: *maxInFlight, MaxInFlightPerAddress: *maxPerAddress, Warmed: warmed, Similar: similar, PageCacheBytes: *pageCacheMB << 20,
 			SignIn: signInWith, WebhooksAllowPrivate: *webhooksAllowPrivate, Mail: mailInfo,
 		}),

@@ -44,6 +44,8 @@ func FromIncident(inc *models.Incident) (models.IncidentInput, models.Children) 
 func Merge(old *models.Incident, rec Record) (models.IncidentInput, models.Children, []string) {
 	in, current := FromIncident(old)
 	next := rec.Input
+	// The format's own details go along with any change; alone they are no reason to write.
+	in.Statuspage = next.Statuspage
 	var changes []string
 	set := func(field string, dst *string, value string, onlyIfGiven bool) {
 		if onlyIfGiven && strings.TrimSpace(value) == "" {

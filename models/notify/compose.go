@@ -269,12 +269,12 @@ func (c *composer) webhookPayload(ctx context.Context, settings models.StatusSet
 		c.overall = &overall
 	}
 	page := statuspage.Page{ID: "hindsight", Name: settings.Name, URL: base + "/status", TimeZone: settings.TimeZone}
-	incident := statuspage.ExportIncident(inc, page)
+	incident := statuspage.ExportIncident(inc, page, models.StatuspageDetails{})
 	incident.Shortlink = l.incident
 	incident.PostmortemBody, incident.PostmortemPublishedAt = "", nil
 	if postmortem != "" {
 		incident.PostmortemBody = postmortem
-		incident.PostmortemPublishedAt = inc.PublishedAt
+		incident.PostmortemPublishedAt = statuspage.AtPtr(inc.PublishedAt)
 	}
 	payload := map[string]any{
 		"meta": map[string]any{

@@ -13,18 +13,18 @@ type Maintenance struct {
 	ID              string           `json:"id"`
 	Name            string           `json:"name"`
 	Status          string           `json:"status"`
-	CreatedAt       time.Time        `json:"created_at"`
-	UpdatedAt       time.Time        `json:"updated_at"`
-	MonitoringAt    *time.Time       `json:"monitoring_at"`
-	ResolvedAt      *time.Time       `json:"resolved_at"`
+	CreatedAt       Time             `json:"created_at"`
+	UpdatedAt       Time             `json:"updated_at"`
+	MonitoringAt    *Time            `json:"monitoring_at"`
+	ResolvedAt      *Time            `json:"resolved_at"`
 	Impact          string           `json:"impact"`
 	Shortlink       string           `json:"shortlink"`
-	StartedAt       *time.Time       `json:"started_at"`
+	StartedAt       *Time            `json:"started_at"`
 	PageID          string           `json:"page_id"`
 	IncidentUpdates []IncidentUpdate `json:"incident_updates"`
 	Components      []Component      `json:"components"`
-	ScheduledFor    time.Time        `json:"scheduled_for"`
-	ScheduledUntil  time.Time        `json:"scheduled_until"`
+	ScheduledFor    Time             `json:"scheduled_for"`
+	ScheduledUntil  Time             `json:"scheduled_until"`
 }
 
 // MaintenancesDocument is the shape of scheduled-maintenances.json, upcoming.json and
@@ -34,9 +34,9 @@ type MaintenancesDocument struct {
 	ScheduledMaintenances []Maintenance `json:"scheduled_maintenances"`
 }
 
-func ms(t time.Time) time.Time { return t.UTC().Truncate(time.Millisecond) }
+func ms(t time.Time) Time { return At(t.Truncate(time.Millisecond)) }
 
-func msp(t time.Time) *time.Time {
+func msp(t time.Time) *Time {
 	at := ms(t)
 	return &at
 }

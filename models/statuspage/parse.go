@@ -39,6 +39,7 @@ type wireIncident struct {
 	Status                string          `json:"status"`
 	Impact                string          `json:"impact"`
 	CreatedAt             string          `json:"created_at"`
+	UpdatedAt             string          `json:"updated_at"`
 	StartedAt             string          `json:"started_at"`
 	MonitoringAt          string          `json:"monitoring_at"`
 	ResolvedAt            string          `json:"resolved_at"`
@@ -48,6 +49,9 @@ type wireIncident struct {
 	PostmortemPublishedAt string          `json:"postmortem_published_at"`
 	IncidentUpdates       []wireUpdate    `json:"incident_updates"`
 	Components            []wireComponent `json:"components"`
+	Shortlink             string          `json:"shortlink"`
+	// ReminderIntervals is kept as the source wrote it; nil when the key is absent.
+	ReminderIntervals json.RawMessage `json:"reminder_intervals"`
 }
 
 type wireUpdate struct {
@@ -55,11 +59,15 @@ type wireUpdate struct {
 	Status             string         `json:"status"`
 	Body               string         `json:"body"`
 	CreatedAt          string         `json:"created_at"`
+	UpdatedAt          string         `json:"updated_at"`
 	DisplayAt          string         `json:"display_at"`
 	AffectedComponents []wireAffected `json:"affected_components"`
+	// DeliverNotifications is nil when the source does not say.
+	DeliverNotifications *bool `json:"deliver_notifications"`
 }
 
 type wireAffected struct {
+	Code      string `json:"code"`
 	Name      string `json:"name"`
 	OldStatus string `json:"old_status"`
 	NewStatus string `json:"new_status"`
@@ -236,7 +244,7 @@ func parseIncident(raw json.RawMessage, file string, index int, zone string, opt
 
 	times := map[string]*time.Time{}
 	for _, f := range []struct{ name, value string }{
-		{"created_at", w.CreatedAt}, {"started_at", w.StartedAt}, {"monitoring_at", w.MonitoringAt},
+		{"created_at", w.CreatedAt}, {"updated_at", w.UpdatedAt}, {"started_at", w.StartedAt}, {"monitoring_at", w.MonitoringAt},
 		{"resolved_at", w.ResolvedAt}, {"postmortem_published_at", w.PostmortemPublishedAt},
 	} {
 		t, ok := parseTime(f.value)
@@ -244,6 +252,18 @@ func parseIncident(raw json.RawMessage, file string, index int, zone string, opt
 			rec.Errors.Add(f.name, badTime(f.value))
 		}
 		times[f.name] = t
+	}
+
+	in.CreatedAt, in.UpdatedAt = times["created_at"], times["updated_at"]
+	if in.CreatedAt != nil && in.UpdatedAt == nil {
+		in.UpdatedAt = in.CreatedAt
+	}
+	if w.Shortlink != "" || w.ReminderIntervals != nil {
+		in.Statuspage = &models.StatuspageIncident{Shortlink: strings.TrimSpace(w.Shortlink)}
+		if w.ReminderIntervals != nil {
+			raw := string(w.ReminderIntervals)
+			in.Statuspage.ReminderIntervals = &raw
+		}
 	}
 
 	in.Severity = mapImpact(&rec, w.Impact)
@@ -282,7 +302,8 @@ func parseIncident(raw json.RawMessage, file string, index int, zone string, opt
 	updates := chronological(&rec, w.IncidentUpdates)
 	timeline := make([]models.EventInput, 0, len(updates))
 	for _, u := range updates {
-		ev := models.EventInput{At: u.at, Kind: "status_update", Status: u.status, Body: ToMarkdown(u.body), Public: true}
+		ev := models.EventInput{At: u.at, Kind: "status_update", Status: u.status, Body: ToMarkdown(u.body), Public: true,
+			CreatedAt: u.createdAt, UpdatedAt: u.updatedAt, Statuspage: u.details}
 		if u.status == "postmortem" {
 			// Statuspage posts "postmortem" when the write-up is published: a note, not a status.
 			ev.Kind, ev.Status = "note", ""
@@ -354,6 +375,9 @@ type update struct {
 	status     string
 	body       string
 	components []wireAffected
+	// The source's own times and details, kept for export.
+	createdAt, updatedAt *time.Time
+	details              *models.StatuspageUpdate
 }
 
 // chronological orders the updates oldest first; Statuspage lists them newest first.
@@ -377,7 +401,16 @@ func chronological(rec *importer.Record, list []wireUpdate) []update {
 			}
 		}
 		status := mapStatus(rec, field+".status", u.Status)
-		out = append(out, update{index: n, at: *at, status: status, body: u.Body, components: u.AffectedComponents})
+		up := update{index: n, at: *at, status: status, body: u.Body, components: u.AffectedComponents}
+		var readable bool
+		if up.createdAt, readable = parseTime(u.CreatedAt); !readable {
+			rec.Errors.Add(field+".created_at", badTime(u.CreatedAt))
+		}
+		if up.updatedAt, readable = parseTime(u.UpdatedAt); !readable {
+			rec.Errors.Add(field+".updated_at", badTime(u.UpdatedAt))
+		}
+		up.details = updateDetails(u, *at)
+		out = append(out, up)
 	}
 	// Among updates posted at the same instant, the later in the file is the older.
 	slices.SortStableFunc(out, func(a, b update) int {
@@ -418,4 +451,21 @@ func parseTime(value string) (*time.Time, bool) {
 
 func badTime(value string) string {
 	return fmt.Sprintf("Cannot read %q as a time; want RFC 3339, like 2023-10-06T01:12:26.084Z.", value)
+}
+
+// updateDetails keeps what an update says beyond a timeline entry: whether it notified
+// subscribers, and every component it listed with its old and new status.
+func updateDetails(u wireUpdate, displayAt time.Time) *models.StatuspageUpdate {
+	d := &models.StatuspageUpdate{DeliverNotifications: true, DisplayAt: &displayAt}
+	if u.DeliverNotifications != nil {
+		d.DeliverNotifications = *u.DeliverNotifications
+	}
+	if u.AffectedComponents != nil {
+		raw, err := json.Marshal(u.AffectedComponents)
+		if err == nil {
+			s := string(raw)
+			d.AffectedComponents = &s
+		}
+	}
+	return d
 }

@@ -3,18 +3,18 @@
 // page API.
 package statuspage
 
-import "time"
+import "encoding/json"
 
 // Source marks incidents imported from Statuspage; their external id is the Statuspage id.
 const Source = "statuspage"
 
 // Page describes the status page that publishes the incidents.
 type Page struct {
-	ID        string     `json:"id"`
-	Name      string     `json:"name"`
-	URL       string     `json:"url"`
-	TimeZone  string     `json:"time_zone"`
-	UpdatedAt *time.Time `json:"updated_at"`
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	URL       string `json:"url"`
+	TimeZone  string `json:"time_zone"`
+	UpdatedAt *Time  `json:"updated_at"`
 }
 
 // Document is the incidents.json shape: the page and its incidents, newest first.
@@ -26,33 +26,39 @@ type Document struct {
 // Incident is one Statuspage incident. Instants that are not known are null, as Statuspage
 // writes them.
 type Incident struct {
-	ID                    string           `json:"id"`
-	Name                  string           `json:"name"`
-	Status                string           `json:"status"`
-	Impact                string           `json:"impact"`
-	CreatedAt             time.Time        `json:"created_at"`
-	UpdatedAt             time.Time        `json:"updated_at"`
-	StartedAt             *time.Time       `json:"started_at"`
-	MonitoringAt          *time.Time       `json:"monitoring_at"`
-	ResolvedAt            *time.Time       `json:"resolved_at"`
-	Shortlink             string           `json:"shortlink,omitempty"`
-	PageID                string           `json:"page_id"`
-	IncidentUpdates       []IncidentUpdate `json:"incident_updates"`
-	Components            []Component      `json:"components"`
-	PostmortemBody        string           `json:"postmortem_body,omitempty"`
-	PostmortemPublishedAt *time.Time       `json:"postmortem_published_at,omitempty"`
+	ID              string           `json:"id"`
+	Name            string           `json:"name"`
+	Status          string           `json:"status"`
+	CreatedAt       Time             `json:"created_at"`
+	UpdatedAt       Time             `json:"updated_at"`
+	MonitoringAt    *Time            `json:"monitoring_at"`
+	ResolvedAt      *Time            `json:"resolved_at"`
+	Impact          string           `json:"impact"`
+	Shortlink       string           `json:"shortlink"`
+	StartedAt       *Time            `json:"started_at"`
+	PageID          string           `json:"page_id"`
+	IncidentUpdates []IncidentUpdate `json:"incident_updates"`
+	Components      []Component      `json:"components"`
+	// ReminderIntervals is written only where the source had the key, as Statuspage does.
+	ReminderIntervals     json.RawMessage `json:"reminder_intervals,omitempty"`
+	PostmortemBody        string          `json:"postmortem_body,omitempty"`
+	PostmortemPublishedAt *Time           `json:"postmortem_published_at,omitempty"`
 }
 
-// IncidentUpdate is one message posted on an incident.
+// IncidentUpdate is one message posted on an incident. CustomTweet and TweetID are always
+// null: Hindsight posts no tweets, and clients expect the keys.
 type IncidentUpdate struct {
-	ID                 string              `json:"id"`
-	Status             string              `json:"status"`
-	Body               string              `json:"body"`
-	IncidentID         string              `json:"incident_id"`
-	CreatedAt          time.Time           `json:"created_at"`
-	UpdatedAt          time.Time           `json:"updated_at"`
-	DisplayAt          time.Time           `json:"display_at"`
-	AffectedComponents []AffectedComponent `json:"affected_components"`
+	ID                   string              `json:"id"`
+	Status               string              `json:"status"`
+	Body                 string              `json:"body"`
+	IncidentID           string              `json:"incident_id"`
+	CreatedAt            Time                `json:"created_at"`
+	UpdatedAt            Time                `json:"updated_at"`
+	DisplayAt            Time                `json:"display_at"`
+	AffectedComponents   []AffectedComponent `json:"affected_components"`
+	DeliverNotifications bool                `json:"deliver_notifications"`
+	CustomTweet          *string             `json:"custom_tweet"`
+	TweetID              *string             `json:"tweet_id"`
 }
 
 // AffectedComponent is a component whose status an update reported.
@@ -65,19 +71,19 @@ type AffectedComponent struct {
 
 // Component is a part of the service a status page reports on.
 type Component struct {
-	ID                 string     `json:"id"`
-	Name               string     `json:"name"`
-	Status             string     `json:"status"`
-	CreatedAt          *time.Time `json:"created_at"`
-	UpdatedAt          *time.Time `json:"updated_at"`
-	Position           int        `json:"position"`
-	Description        *string    `json:"description"`
-	Showcase           bool       `json:"showcase"`
-	StartDate          *string    `json:"start_date"`
-	GroupID            *string    `json:"group_id"`
-	PageID             string     `json:"page_id"`
-	Group              bool       `json:"group"`
-	OnlyShowIfDegraded bool       `json:"only_show_if_degraded"`
+	ID                 string  `json:"id"`
+	Name               string  `json:"name"`
+	Status             string  `json:"status"`
+	CreatedAt          *Time   `json:"created_at"`
+	UpdatedAt          *Time   `json:"updated_at"`
+	Position           int     `json:"position"`
+	Description        *string `json:"description"`
+	Showcase           bool    `json:"showcase"`
+	StartDate          *string `json:"start_date"`
+	GroupID            *string `json:"group_id"`
+	PageID             string  `json:"page_id"`
+	Group              bool    `json:"group"`
+	OnlyShowIfDegraded bool    `json:"only_show_if_degraded"`
 	// Components lists a group's members by id; Statuspage writes it on groups only.
 	Components []string `json:"components,omitempty"`
 }

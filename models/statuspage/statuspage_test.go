@@ -450,7 +450,7 @@ func TestExport(t *testing.T) {
 	}
 	page := statuspage.Page{ID: "hindsight", Name: "Example", URL: "https://status.example.com", TimeZone: "UTC"}
 	inc := load(t, s, "w554d74dv18j")
-	exported := statuspage.ExportIncident(inc, page)
+	exported := statuspage.ExportIncident(inc, page, models.StatuspageDetails{})
 	data, err := json.Marshal(exported)
 	if err != nil {
 		t.Fatal(err)
@@ -498,7 +498,7 @@ func TestExport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := statuspage.ExportIncident(seed, page)
+	out := statuspage.ExportIncident(seed, page, models.StatuspageDetails{})
 	if out.Status != "postmortem" || out.Impact != "major" || len(out.IncidentUpdates) != 6 || out.PostmortemPublishedAt == nil {
 		t.Errorf("seed export: status %s impact %s updates %d", out.Status, out.Impact, len(out.IncidentUpdates))
 	}
@@ -515,7 +515,7 @@ func TestExport(t *testing.T) {
 			t.Errorf("postmortem body shows %q", not)
 		}
 	}
-	doc := statuspage.ExportDocument([]models.Incident{*seed, *inc}, page)
+	doc := statuspage.ExportDocument([]models.Incident{*seed, *inc}, page, models.StatuspageDetails{})
 	if len(doc.Incidents) != 2 || doc.Page.ID != "hindsight" {
 		t.Errorf("document = %+v", doc)
 	}

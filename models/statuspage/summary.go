@@ -123,7 +123,7 @@ func ExportComponents(components []models.Component, statuses map[int64]string, 
 			description = &d
 		}
 		comp := Component{
-			ID: strconv.FormatInt(c.ID, 10), Name: c.Name, Status: status, CreatedAt: &created, UpdatedAt: &at,
+			ID: strconv.FormatInt(c.ID, 10), Name: c.Name, Status: status, CreatedAt: AtPtr(&created), UpdatedAt: AtPtr(&at),
 			Position: n + 1, Description: description, Showcase: c.Showcase, StartDate: c.StartDate, PageID: page.ID,
 			Group: c.IsGroup, OnlyShowIfDegraded: c.OnlyShowIfDegraded,
 		}
