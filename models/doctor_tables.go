@@ -15,7 +15,8 @@ var doctorBaseTables = []string{
 	"impact_windows", "impact_window_services", "follow_ups", "users", "sessions", "api_tokens",
 	"login_failures", "audit_entries", "factors", "incident_factors", "follow_up_factors",
 	"incident_links", "calendar_feeds", "postmortem_versions", "settings", "goose_db_version",
-	"language_rules_off", "oidc_identities",
+	"language_rules_off", "oidc_identities", "postmortem_templates", "template_sections",
+	"template_defaults", "incident_sections",
 }
 
 // DoctorTableKind says what the doctor takes a table of the given dialect's schema for: "base",

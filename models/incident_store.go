@@ -179,6 +179,9 @@ func loadNested(db *gorm.DB, inc *Incident) error {
 	if err := loadTags(db, inc); err != nil {
 		return fmt.Errorf("load tags of incident %d: %w", id, err)
 	}
+	if err := db.Where("incident_id = ?", id).Order("position, id").Find(&inc.Sections).Error; err != nil {
+		return fmt.Errorf("load sections of incident %d: %w", id, err)
+	}
 	return nil
 }
 
@@ -246,7 +249,8 @@ func preloadChildren(db *gorm.DB) *gorm.DB {
 		Preload("ImpactWindows", func(db *gorm.DB) *gorm.DB { return db.Order("started_at, id") }).
 		Preload("ImpactWindows.Services", orderByName).
 		Preload("FollowUps", func(db *gorm.DB) *gorm.DB { return db.Order("id") }).
-		Preload("FollowUps.Factors", orderByName)
+		Preload("FollowUps.Factors", orderByName).
+		Preload("Sections", func(db *gorm.DB) *gorm.DB { return db.Order("position, id") })
 }
 
 // Children are the nested records a create or full replace may carry. A nil slice leaves the
@@ -275,6 +279,9 @@ func (s *Store) CreateIncident(ctx context.Context, in IncidentInput, children C
 			return err
 		}
 		if err := s.replaceChildren(tx, inc.ID, children); err != nil {
+			return err
+		}
+		if err := writeSections(tx, inc.ID, in); err != nil {
 			return err
 		}
 		if err := s.publishedOnWrite(tx, inc.ID, ""); err != nil {
@@ -322,6 +329,14 @@ func (s *Store) UpdateIncident(ctx context.Context, id int64, version int, in In
 		}
 		if err := s.replaceChildren(tx, id, children); err != nil {
 			return err
+		}
+		if err := writeSections(tx, id, in); err != nil {
+			return err
+		}
+		if current.NearMiss != next.NearMiss {
+			if err := moveInsightBlock(tx, id); err != nil {
+				return err
+			}
 		}
 		if err := s.publishedOnWrite(tx, id, current.PostmortemState); err != nil {
 			return err
@@ -402,6 +417,8 @@ var incidentColumns = []struct {
 	{"postmortem_state", func(i *Incident) any { return i.PostmortemState }},
 	{"published_at", func(i *Incident) any { return instantValue(i.PublishedAt) }},
 	{"public", func(i *Incident) any { return i.Public }},
+	{"near_miss", func(i *Incident) any { return i.NearMiss }},
+	{"template_slug", func(i *Incident) any { return i.TemplateSlug }},
 }
 
 // instantValue makes a nullable instant comparable with ==: Unix nanoseconds, or nil.
@@ -444,6 +461,8 @@ func applyIncidentInput(inc *Incident, in IncidentInput) {
 		inc.PublishedAt = &now
 	}
 	inc.Public = in.Public
+	inc.NearMiss = in.NearMiss
+	inc.TemplateSlug = in.Template
 	m := in.Milestones
 	inc.TriggeredAt, inc.StartedAt, inc.DetectedAt = utc(m.TriggeredAt), utc(m.StartedAt), utc(m.DetectedAt)
 	inc.AcknowledgedAt, inc.MitigatedAt, inc.ResolvedAt = utc(m.AcknowledgedAt), utc(m.MitigatedAt), utc(m.ResolvedAt)

@@ -66,6 +66,10 @@ type Incident struct {
 	PostmortemState string
 	PublishedAt     *time.Time
 	Public          bool
+	// NearMiss marks an incident that had no customer impact.
+	NearMiss bool
+	// TemplateSlug is the template the postmortem follows; empty for its severity's default.
+	TemplateSlug string
 	Source          string
 	ExternalID      string
 	Version         int
@@ -79,6 +83,8 @@ type Incident struct {
 	Timeline      []TimelineEvent `gorm:"foreignKey:IncidentID"`
 	ImpactWindows []ImpactWindow  `gorm:"foreignKey:IncidentID"`
 	FollowUps     []FollowUp      `gorm:"foreignKey:IncidentID"`
+	// Sections are the template's sections beyond the incident's own, in order.
+	Sections []IncidentSection `gorm:"foreignKey:IncidentID"`
 }
 
 // Location returns the incident's display zone, falling back to UTC for an unknown name.
