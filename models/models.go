@@ -70,12 +70,12 @@ type Incident struct {
 	NearMiss bool
 	// TemplateSlug is the template the postmortem follows; empty for its severity's default.
 	TemplateSlug string
-	Source          string
-	ExternalID      string
-	Version         int
-	CreatedAt       time.Time
-	UpdatedAt       time.Time
-	DeletedAt       gorm.DeletedAt
+	Source       string
+	ExternalID   string
+	Version      int
+	CreatedAt    time.Time
+	UpdatedAt    time.Time
+	DeletedAt    gorm.DeletedAt
 
 	Services      []Service       `gorm:"many2many:incident_services"`
 	Regions       []Region        `gorm:"many2many:incident_regions"`
