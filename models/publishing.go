@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"gorm.io/gorm"
@@ -23,7 +24,8 @@ const PostmortemPublished = "published"
 //   - the time of the first public status update, for the same reason;
 //   - customer impact, root cause, detection and response;
 //   - the impact windows' times, levels and services, without their notes;
-//   - the follow-ups' titles and statuses, except those dropped as won't do.
+//   - the follow-ups' titles and statuses, except those dropped as won't do;
+//   - the template's extra sections marked public that have text.
 //
 // The trigger, the lessons, the detection method, the acknowledgement, internal timeline entries,
 // the notes of impact windows, and the follow-ups' descriptions, owners, dates and verification
@@ -46,6 +48,16 @@ type PublicPostmortem struct {
 	Response          string           `json:"response"`
 	ImpactWindows     []PublicWindow   `json:"impact_windows"`
 	FollowUps         []PublicFollowUp `json:"follow_ups"`
+	// Sections are the template's sections marked public, in order; absent when there are none,
+	// so versions published before templates compare equal.
+	Sections []PublicSection `json:"sections,omitempty"`
+}
+
+// PublicSection is an extra section of a template that is marked public.
+type PublicSection struct {
+	Slug    string `json:"slug"`
+	Heading string `json:"heading"`
+	Body    string `json:"body"`
 }
 
 // PublicWindow is an impact window as the public sees it: no note.
@@ -82,6 +94,11 @@ func PublicVersionOf(inc *Incident) PublicPostmortem {
 	for _, f := range inc.FollowUps {
 		if f.Status != "wont_do" { // a promise dropped is not one to make in public
 			p.FollowUps = append(p.FollowUps, PublicFollowUp{Title: f.Title, Status: f.Status})
+		}
+	}
+	for _, sec := range inc.Sections {
+		if sec.Public && strings.TrimSpace(sec.Body) != "" {
+			p.Sections = append(p.Sections, PublicSection{Slug: sec.Slug, Heading: sec.Heading, Body: sec.Body})
 		}
 	}
 	return p
