@@ -44,6 +44,9 @@ type APIIncident struct {
 	PostmortemState string        `json:"postmortem_state"`
 	PublishedAt     *time.Time    `json:"published_at"`
 	Public          bool          `json:"public"`
+	NearMiss        bool          `json:"near_miss"`
+	Template        string        `json:"template"`
+	Sections        []APISection  `json:"sections"`
 	Source          string        `json:"source,omitempty"`
 	ExternalID      string        `json:"external_id,omitempty"`
 	Timeline        []APIEvent    `json:"timeline"`
@@ -53,6 +56,14 @@ type APIIncident struct {
 	Warnings        []string      `json:"warnings"`
 	CreatedAt       time.Time     `json:"created_at"`
 	UpdatedAt       time.Time     `json:"updated_at"`
+}
+
+// APISection is one of a template's extra sections of the incident.
+type APISection struct {
+	Slug    string `json:"slug"`
+	Heading string `json:"heading"`
+	Body    string `json:"body"`
+	Public  bool   `json:"public"`
 }
 
 // APILink is a link in the API: the kind and the incident at the other end.
@@ -122,7 +133,7 @@ func apiIncident(inc *models.Incident, links []models.LinkedIncident) APIInciden
 		TriggeredAt: inc.TriggeredAt, StartedAt: inc.StartedAt, DetectedAt: inc.DetectedAt,
 		AcknowledgedAt: inc.AcknowledgedAt, MitigatedAt: inc.MitigatedAt, ResolvedAt: inc.ResolvedAt,
 		PostmortemState: inc.PostmortemState, PublishedAt: inc.PublishedAt, Public: inc.Public,
-		Source: inc.Source, ExternalID: inc.ExternalID,
+		Source: inc.Source, ExternalID: inc.ExternalID, NearMiss: inc.NearMiss, Template: inc.TemplateSlug, Sections: []APISection{},
 		Timeline: []APIEvent{}, ImpactWindows: []APIWindow{}, FollowUps: []APIFollowUp{}, Warnings: []string{},
 		CreatedAt: inc.CreatedAt.UTC(), UpdatedAt: inc.UpdatedAt.UTC(),
 		Metrics: APIMetrics{
@@ -144,6 +155,9 @@ func apiIncident(inc *models.Incident, links []models.LinkedIncident) APIInciden
 		} else {
 			out.LinkedFrom = append(out.LinkedFrom, APILink{l.Kind, l.OtherID})
 		}
+	}
+	for _, sec := range inc.Sections {
+		out.Sections = append(out.Sections, APISection{sec.Slug, sec.Heading, sec.Body, sec.Public})
 	}
 	for _, ev := range inc.Timeline {
 		out.Timeline = append(out.Timeline, APIEvent{ev.ID, ev.At.UTC(), ev.Kind, ev.Status, ev.Body, ev.Public})
@@ -213,9 +227,13 @@ type apiIncidentInput struct {
 	ResolvedAt      *string             `json:"resolved_at"`
 	PostmortemState string              `json:"postmortem_state"`
 	Public          bool                `json:"public"`
-	Timeline        *[]apiEventInput    `json:"timeline"`
-	ImpactWindows   *[]apiWindowInput   `json:"impact_windows"`
-	FollowUps       *[]apiFollowUpInput `json:"follow_ups"`
+	NearMiss        bool                `json:"near_miss"`
+	Template        string              `json:"template"`
+	// Sections replace the incident's extra sections; absent leaves them alone.
+	Sections      *[]models.SectionInput `json:"sections"`
+	Timeline      *[]apiEventInput       `json:"timeline"`
+	ImpactWindows *[]apiWindowInput      `json:"impact_windows"`
+	FollowUps     *[]apiFollowUpInput    `json:"follow_ups"`
 }
 
 type apiEventInput struct {
@@ -272,6 +290,7 @@ func (b apiIncidentInput) toInput() (models.IncidentInput, models.Children, mode
 		CustomerImpact: b.CustomerImpact, RootCause: b.RootCause, Trigger: b.Trigger, Detection: b.Detection,
 		Response: b.Response, Lessons: b.Lessons, TimeZone: b.TimeZone, PostmortemState: b.PostmortemState,
 		Public: b.Public, Services: b.Services, Regions: b.Regions, Factors: b.Factors,
+		NearMiss: b.NearMiss, Template: b.Template, Sections: b.Sections,
 	}
 	if b.DetectionMethod != nil {
 		in.DetectionMethod = *b.DetectionMethod
@@ -290,7 +309,7 @@ func (b apiIncidentInput) toInput() (models.IncidentInput, models.Children, mode
 		MitigatedAt:    rfc3339(b.MitigatedAt, "mitigated_at", &errs),
 		ResolvedAt:     rfc3339(b.ResolvedAt, "resolved_at", &errs),
 	}
-	errs = mergeErrors(errs, models.Validate(in))
+	errs = mergeErrors(errs, models.ValidateIncident(in))
 	var children models.Children
 	if b.Timeline != nil {
 		events := make([]models.EventInput, len(*b.Timeline))

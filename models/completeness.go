@@ -101,7 +101,7 @@ func sectionField(slug string) string {
 	if IsCoreSection(slug) {
 		return slug
 	}
-	return "section_" + slug + ".body"
+	return "section-" + slug
 }
 
 func plural(n int, one, many string) string {

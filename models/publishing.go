@@ -167,6 +167,19 @@ var ErrInvalidState = errors.New("not a postmortem state")
 // same. version must be the incident's version the person saw, else ErrConflict, so that nobody
 // publishes text they did not review. It returns the incident's new version.
 func (s *Store) SetPostmortemState(ctx context.Context, id int64, version int, state string) (int, error) {
+	return s.PublishOverFindings(ctx, id, version, state, nil)
+}
+
+// PublishOverride records why an admin published a postmortem the completeness check found
+// things missing in: the reason, and the findings as they were.
+type PublishOverride struct {
+	Reason   string
+	Findings []string
+}
+
+// PublishOverFindings is SetPostmortemState that, given an override, records its reason and the
+// findings it overrode in the incident's history with the publication.
+func (s *Store) PublishOverFindings(ctx context.Context, id int64, version int, state string, override *PublishOverride) (int, error) {
 	if !validState(state) {
 		return 0, fmt.Errorf("%q: %w", state, ErrInvalidState)
 	}
@@ -213,6 +226,10 @@ func (s *Store) SetPostmortemState(ctx context.Context, id int64, version int, s
 			return fmt.Errorf("incident %d changed meanwhile: %w", id, ErrConflict)
 		}
 		next = inc.Version + 1
+		if override != nil && state == PostmortemPublished {
+			before["published_over_findings"], after["published_over_findings"] = nil, override.Findings
+			before["publish_anyway_reason"], after["publish_anyway_reason"] = nil, override.Reason
+		}
 		return audit(tx, ActionUpdate, EntityIncident, id, id, before, after)
 	})
 	if err != nil {

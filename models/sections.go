@@ -45,20 +45,20 @@ func validateSections(sections []SectionInput) FieldErrors {
 		if sec.Slug == "" {
 			sec.Slug = Slugify(sec.Heading)
 		}
-		prefix := "section_" + sec.Slug
+		prefix := "section-" + sec.Slug
 		if !sectionSlugPattern.MatchString(sec.Slug) {
 			prefix = fmt.Sprintf("sections[%d]", n)
 		}
 		for _, fe := range Validate(*sec) {
-			errs.Add(prefix+"."+lastPart(fe.Field), fe.Message)
+			errs.Add(prefix, lastPart(fe.Field)+": "+fe.Message)
 		}
 		switch {
 		case !sectionSlugPattern.MatchString(sec.Slug):
-			errs.Add(prefix+".slug", "A section's slug is lower-case letters, digits, - and _, up to 40.")
+			errs.Add(prefix, "A section's slug is lower-case letters, digits, - and _, up to 40.")
 		case IsCoreSection(sec.Slug):
-			errs.Add(prefix+".slug", "This is one of the incident's own sections; write it there.")
+			errs.Add(prefix, "This is one of the incident's own sections; write it there.")
 		case seen[sec.Slug]:
-			errs.Add(prefix+".slug", "Two sections have this slug.")
+			errs.Add(prefix, "Two sections have this slug.")
 		}
 		seen[sec.Slug] = true
 	}
@@ -171,4 +171,29 @@ func moveInsightBlock(tx *gorm.DB, incidentID int64) error {
 		return fmt.Errorf("move insight block of incident %d: %w", incidentID, err)
 	}
 	return nil
+}
+
+// MergeSections lays an incident's extra sections out under a template: the template's own extra
+// sections first, in its order, with its headings and public flags and the text written so far,
+// then the sections written under another template that have text, as they were.
+func MergeSections(tpl *PostmortemTemplate, written []SectionInput) []SectionInput {
+	out := []SectionInput{}
+	taken := map[string]bool{}
+	for _, ts := range tpl.Extra() {
+		sec := SectionInput{Slug: ts.Slug, Heading: ts.Heading, Public: ts.Public}
+		for _, w := range written {
+			if w.Slug == ts.Slug {
+				sec.Body = w.Body
+			}
+		}
+		taken[ts.Slug] = true
+		out = append(out, sec)
+	}
+	for _, w := range written {
+		if !taken[w.Slug] && strings.TrimSpace(w.Body) != "" {
+			taken[w.Slug] = true
+			out = append(out, w)
+		}
+	}
+	return out
 }

@@ -200,7 +200,7 @@ type TemplateInput struct {
 // TemplateSectionInput is one section of a template as an admin writes it.
 type TemplateSectionInput struct {
 	Slug     string `json:"slug"`
-	Heading  string `json:"heading" validate:"required,max=200"`
+	Heading  string `json:"heading" validate:"max=200"`
 	Prompt   string `json:"prompt" validate:"max=2000"`
 	Public   bool   `json:"public"`
 	Required bool   `json:"required"`

@@ -226,6 +226,9 @@ func routes(r router, h *handlers.Handlers) {
 	r.post("/admin/settings", Admin, h.SettingsUpdate)
 	r.get("/admin/import", Admin, h.ImportForm)
 	r.post(importPath, Admin, h.ImportUpload) // takes up to 20 MiB: see bodyLimits
+	r.get("/admin/templates", Admin, h.TemplateList)
+	r.post("/admin/templates", Admin, h.TemplateCreate)
+	r.post("/admin/templates/defaults", Admin, h.TemplateDefaults)
 	r.get("/admin/trash", Admin, h.TrashList)
 	r.post("/admin/trash/:id/restore", Admin, h.IncidentRestore)
 
@@ -233,11 +236,13 @@ func routes(r router, h *handlers.Handlers) {
 	r.get("/incidents/new", Responder, h.IncidentNew)
 	r.post("/incidents/new/similar", Responder, h.IncidentSimilar)
 	r.post("/incidents/new/paste", Responder, h.IncidentPaste)
+	r.post("/incidents/new/preview", Responder, h.MarkdownPreview) // renders Markdown, saves nothing
 	r.post("/incidents", Responder, h.IncidentCreate)
 	r.get("/incidents/:id", Viewer, h.IncidentShow)
 	r.get("/incidents/:id/history", Viewer, h.IncidentHistory)
 	r.get("/incidents/:id/edit", Responder, h.IncidentEdit)
 	r.post("/incidents/:id/edit", Responder, h.IncidentUpdate)
+	r.post("/incidents/:id/preview", Responder, h.MarkdownPreview) // renders Markdown, saves nothing
 	// Every delete asks first: GET on its address is the confirmation page, POST deletes.
 	r.get("/incidents/:id/delete", Responder, h.IncidentDeleteConfirm)
 	r.post("/incidents/:id/delete", Responder, h.IncidentDelete) // a published one needs admin
