@@ -1,10 +1,10 @@
 package handlers
 
 import (
-	"slices"
 	"errors"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"

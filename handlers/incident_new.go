@@ -1,8 +1,8 @@
 package handlers
 
 import (
-	"strings"
 	"net/http"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 

@@ -2,8 +2,8 @@ package handlers
 
 import (
 	"errors"
-	"strings"
 	"net/http"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 

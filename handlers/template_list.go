@@ -38,4 +38,3 @@ func (h *Handlers) templatesView(c echo.Context) (templates.TemplatesView, error
 		Templates: all, Defaults: defaults,
 	}, nil
 }
-

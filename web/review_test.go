@@ -73,7 +73,7 @@ func TestTemplateSectionsRoutes(t *testing.T) {
 			Template string `json:"template"`
 			Sections []models.IncidentSection
 		}
-		admin.get("/api/v1/incidents" + strings.TrimPrefix(path, "/incidents")).decode(t, &doc)
+		admin.get("/api/v1/incidents"+strings.TrimPrefix(path, "/incidents")).decode(t, &doc)
 		if doc.Template != "security_review" || len(doc.Sections) != 2 || doc.Sections[1].Body != "A leaked token from a CI log." || !doc.Sections[0].Public {
 			t.Errorf("API incident = %+v", doc)
 		}
