@@ -34,6 +34,7 @@ type insightsKey struct {
 	from, to                                           instantKey
 	severity, service, region, detectionMethod, factor string
 	interval, groupBy                                  string
+	nearMisses                                         string
 }
 
 type instantKey struct {
@@ -99,7 +100,7 @@ func (f InsightsFilter) key() insightsKey {
 	return insightsKey{
 		from: instantKeyOf(f.From), to: instantKeyOf(f.To),
 		severity: f.Severity, service: f.Service, region: f.Region, detectionMethod: f.DetectionMethod, factor: f.Factor,
-		interval: f.Interval, groupBy: f.GroupBy,
+		interval: f.Interval, groupBy: f.GroupBy, nearMisses: f.NearMisses,
 	}
 }
 
