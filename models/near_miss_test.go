@@ -2,6 +2,7 @@ package models_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -55,5 +56,69 @@ func TestInsightsCountNearMissesApart(t *testing.T) {
 			t.Fatal(err)
 		}
 		check("no longer a near miss", models.InsightsFilter{}, 3, 0, 1200)
+	})
+}
+
+// Which fixes held: a "prevent" fix for cold caches that an incident came back after, a "detect"
+// fix for it that only a near miss came back after, and a fix for another factor that held.
+func TestFixesHeldReport(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *models.Store) {
+		ctx := context.Background()
+		for _, name := range []string{"Probe caches", "Probe certs"} {
+			if _, err := s.SaveFactor(ctx, 0, models.FactorInput{Name: name, Slug: strings.ReplaceAll(models.Slugify(name), "_", "-")}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		day := func(n int) *time.Time { d := time.Date(2026, 1, n, 12, 0, 0, 0, time.UTC); return &d }
+		create := func(n int, factor string, nearMiss bool, fixes ...models.FollowUpInput) {
+			t.Helper()
+			children := models.Children{}
+			if len(fixes) > 0 {
+				children.FollowUps = &fixes
+			}
+			_, err := s.CreateIncident(ctx, models.IncidentInput{Title: "Probe", Severity: "sev2", Status: "resolved", TimeZone: "UTC",
+				PostmortemState: "none", NearMiss: nearMiss, Factors: []string{factor}, Milestones: models.Milestones{StartedAt: day(n)}}, children)
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		fix := func(kind, factor string, done int) models.FollowUpInput {
+			return models.FollowUpInput{Title: "Fix " + kind, Kind: kind, Priority: "p2", Status: "done", DoneAt: day(done), Factors: []string{factor}}
+		}
+		create(1, "probe-caches", false, fix("prevent", "probe-caches", 2))
+		create(5, "probe-caches", false, fix("detect", "probe-caches", 6))
+		create(9, "probe-caches", true) // a near miss after both fixes
+		create(3, "probe-certs", false, fix("process", "probe-certs", 4))
+		report, err := s.FixesHeldReport(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string][3]int{}
+		for _, r := range report.Rows {
+			got[r.Factor.Slug+"/"+r.Kind] = [3]int{r.Fixes, r.CameBack, r.NearMissAfter}
+		}
+		want := map[string][3]int{
+			"probe-caches/prevent": {1, 1, 0}, "probe-caches/detect": {1, 0, 1}, "probe-certs/process": {1, 0, 0},
+		}
+		if len(got) != len(want) {
+			t.Fatalf("rows = %v, want %v", got, want)
+		}
+		for k, w := range want {
+			if got[k] != w {
+				t.Errorf("%s = %v, want %v (fixes, came back, near miss after)", k, got[k], w)
+			}
+		}
+		if len(report.ByKind) != 3 || report.ByKind[0].Kind != "prevent" || report.ByKind[0].Held() != 0 || report.ByKind[1].Held() != 1 {
+			t.Errorf("by kind = %+v", report.ByKind)
+		}
+		var cold int64
+		for _, r := range report.Rows {
+			if r.Factor.Slug == "probe-caches" {
+				cold = r.Factor.ID
+			}
+		}
+		if report.NearMisses[cold] != 1 {
+			t.Errorf("near misses of cold caches = %d, want 1", report.NearMisses[cold])
+		}
 	})
 }
