@@ -28,6 +28,7 @@ type insightsQuery struct {
 	Interval        string `json:"interval" validate:"omitempty,oneof=month quarter"`
 	GroupBy         string `json:"group_by" validate:"omitempty,oneof=severity detection_method service region factor"`
 	Figure          string `json:"figure" validate:"omitempty,oneof=time_to_detect time_to_acknowledge time_to_mitigate time_to_resolve impact time_to_first_public_update"`
+	NearMisses      string `json:"near_misses" validate:"omitempty,oneof=include only"`
 }
 
 // readInsightsQuery reads the filter shared by the insights page, its CSV downloads and the API:
@@ -37,15 +38,15 @@ func readInsightsQuery(q url.Values) (templates.InsightsForm, models.InsightsFil
 		From: strings.TrimSpace(q.Get("from")), To: strings.TrimSpace(q.Get("to")),
 		Severity: q.Get("severity"), Service: strings.TrimSpace(q.Get("service")), Region: strings.TrimSpace(q.Get("region")),
 		DetectionMethod: q.Get("detection_method"), Factor: strings.TrimSpace(q.Get("factor")),
-		Interval: q.Get("interval"), GroupBy: q.Get("group_by"), Figure: q.Get("figure"),
+		Interval: q.Get("interval"), GroupBy: q.Get("group_by"), Figure: q.Get("figure"), NearMisses: q.Get("near_misses"),
 	}
 	errs := models.Validate(insightsQuery{
 		Severity: form.Severity, Service: form.Service, Region: form.Region, DetectionMethod: form.DetectionMethod,
-		Factor: form.Factor, Interval: form.Interval, GroupBy: form.GroupBy, Figure: form.Figure,
+		Factor: form.Factor, Interval: form.Interval, GroupBy: form.GroupBy, Figure: form.Figure, NearMisses: form.NearMisses,
 	})
 	filter := models.InsightsFilter{
 		Severity: form.Severity, Service: form.Service, Region: form.Region, DetectionMethod: form.DetectionMethod,
-		Factor: form.Factor, Interval: form.Interval, GroupBy: form.GroupBy,
+		Factor: form.Factor, Interval: form.Interval, GroupBy: form.GroupBy, NearMisses: form.NearMisses,
 	}
 	date := func(field, value string) *time.Time {
 		if value == "" {

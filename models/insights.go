@@ -128,10 +128,10 @@ type Insights struct {
 	// NearMisses counts the near misses the rest of the filter chooses that the figures leave out
 	// (Filter.NearMisses empty); 0 otherwise.
 	NearMisses int
-	Figures   []Stats // InsightFigures order
-	Trend     []TrendPeriod
-	Groups    []InsightGroup // by Filter.GroupBy
-	Detection []InsightGroup // by detection method, always: how incidents were found
+	Figures    []Stats // InsightFigures order
+	Trend      []TrendPeriod
+	Groups     []InsightGroup // by Filter.GroupBy
+	Detection  []InsightGroup // by detection method, always: how incidents were found
 	// Slowest are the longest valid detections, slowest first.
 	Slowest []IncidentRef
 	// InvalidIncidents lists incidents with an invalid figure, newest filed first, up to the

@@ -135,3 +135,18 @@ func TestPublishOverFindings(t *testing.T) {
 			[]string{"Nothing missing"}, []string{"No detection time", "No impact window"})
 	})
 }
+
+// A near miss is filed with its factors like any incident; the insights count it apart unless
+// asked, and the recurrence report shows it apart and which fixes held.
+func TestNearMissRoutes(t *testing.T) {
+	eachDB(t, func(t *testing.T, admin *app) {
+		admin.createIncident(with(seed000Form(), "factors", "cold-caches"))
+		admin.createIncident(with(seed000Form(), "title", "Cache warm-up caught in staging", "near_miss", "true", "factors", "cold-caches"))
+		check(t, "insights count it apart", admin.get("/insights"), http.StatusOK,
+			[]string{"1 incident,", "1 near miss (no customer impact) counted apart", "near_misses=include"}, nil)
+		check(t, "counted in", admin.get("/insights?near_misses=include"), http.StatusOK, []string{"2 incidents,", "Near misses counted in."}, nil)
+		check(t, "only", admin.get("/insights?near_misses=only"), http.StatusOK, []string{"1 incident,", "Near misses only."}, nil)
+		check(t, "a bad choice", admin.get("/insights?near_misses=some"), http.StatusUnprocessableEntity, nil, nil)
+		check(t, "recurrence", admin.get("/recurrence"), http.StatusOK, []string{"Which fixes held", "+ 1 near miss"}, nil)
+	})
+}
