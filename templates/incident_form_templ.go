@@ -295,7 +295,7 @@ func IncidentFormPage(v IncidentForm) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 28, " aria-describedby=\"near_miss-hint\"> <label for=\"near_miss\">Near miss: no customer impact</label><p class=\"hint\" id=\"near_miss-hint\">Caught before customers noticed. Its figures are not asked for, and insights and the recurrence report count it apart.</p></div></fieldset><fieldset><legend>Milestones</legend><p class=\"hint\">Leave a milestone empty when nobody knows it: a guess is worse than none. Times are read in the zone chosen here and stored in UTC.</p>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 28, " aria-describedby=\"near_miss-hint\"> <label for=\"near_miss\">Near miss: no customer impact</label></div><p class=\"hint\" id=\"near_miss-hint\">Caught before customers noticed. Its figures are not asked for, and insights and the recurrence report count it apart.</p></fieldset><fieldset><legend>Milestones</legend><p class=\"hint\">Leave a milestone empty when nobody knows it: a guess is worse than none. Times are read in the zone chosen here and stored in UTC.</p>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
