@@ -69,6 +69,7 @@ func (h *Handlers) APIInsights(c echo.Context) error {
 		"detection_method": form.DetectionMethod, "factor": form.Factor, "interval": in.Filter.Interval, "group_by": in.Filter.GroupBy,
 	}
 	out["incidents"] = in.Incidents
+	out["near_misses_apart"] = in.NearMisses
 	periods := make([]map[string]any, 0, len(in.Trend))
 	for _, p := range in.Trend {
 		periods = append(periods, map[string]any{
