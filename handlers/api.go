@@ -16,36 +16,39 @@ import (
 
 // APIIncident is an incident as the JSON API v1 shows it.
 type APIIncident struct {
-	ID              int64      `json:"id"`
-	Version         int        `json:"version"`
-	Title           string     `json:"title"`
-	Summary         string     `json:"summary"`
-	Severity        string     `json:"severity"`
-	Status          string     `json:"status"`
-	DetectionMethod *string    `json:"detection_method"`
-	Services        []string   `json:"services"`
-	Regions         []string   `json:"regions"`
-	Factors         []string   `json:"factors"`
-	Links           []APILink  `json:"links"`
-	LinkedFrom      []APILink  `json:"linked_from"`
-	CustomerImpact  string     `json:"customer_impact"`
-	RootCause       string     `json:"root_cause"`
-	Trigger         string     `json:"trigger"`
-	Detection       string     `json:"detection"`
-	Response        string     `json:"response"`
-	Lessons         string     `json:"lessons"`
-	TimeZone        string     `json:"time_zone"`
-	TriggeredAt     *time.Time `json:"triggered_at"`
-	StartedAt       *time.Time `json:"started_at"`
-	DetectedAt      *time.Time `json:"detected_at"`
-	AcknowledgedAt  *time.Time `json:"acknowledged_at"`
-	MitigatedAt     *time.Time `json:"mitigated_at"`
-	ResolvedAt      *time.Time `json:"resolved_at"`
-	PostmortemState string     `json:"postmortem_state"`
-	PublishedAt     *time.Time `json:"published_at"`
-	Public          bool       `json:"public"`
-	Source          string     `json:"source,omitempty"`
-	ExternalID      string     `json:"external_id,omitempty"`
+	ID              int64        `json:"id"`
+	Version         int          `json:"version"`
+	Title           string       `json:"title"`
+	Summary         string       `json:"summary"`
+	Severity        string       `json:"severity"`
+	Status          string       `json:"status"`
+	DetectionMethod *string      `json:"detection_method"`
+	Services        []string     `json:"services"`
+	Regions         []string     `json:"regions"`
+	Factors         []string     `json:"factors"`
+	Links           []APILink    `json:"links"`
+	LinkedFrom      []APILink    `json:"linked_from"`
+	CustomerImpact  string       `json:"customer_impact"`
+	RootCause       string       `json:"root_cause"`
+	Trigger         string       `json:"trigger"`
+	Detection       string       `json:"detection"`
+	Response        string       `json:"response"`
+	Lessons         string       `json:"lessons"`
+	TimeZone        string       `json:"time_zone"`
+	TriggeredAt     *time.Time   `json:"triggered_at"`
+	StartedAt       *time.Time   `json:"started_at"`
+	DetectedAt      *time.Time   `json:"detected_at"`
+	AcknowledgedAt  *time.Time   `json:"acknowledged_at"`
+	MitigatedAt     *time.Time   `json:"mitigated_at"`
+	ResolvedAt      *time.Time   `json:"resolved_at"`
+	PostmortemState string       `json:"postmortem_state"`
+	PublishedAt     *time.Time   `json:"published_at"`
+	Public          bool         `json:"public"`
+	NearMiss        bool         `json:"near_miss"`
+	Template        string       `json:"template"`
+	Sections        []APISection `json:"sections"`
+	Source          string       `json:"source,omitempty"`
+	ExternalID      string       `json:"external_id,omitempty"`
 	// MilestoneSources says, by milestone, where each recorded time came from: typed (with the
 	// person), imported (with the file or status page), alert (with the integration and the
 	// alert), pasted. Null in the list, which does not load them.
@@ -57,6 +60,14 @@ type APIIncident struct {
 	Warnings         []string                          `json:"warnings"`
 	CreatedAt        time.Time                         `json:"created_at"`
 	UpdatedAt        time.Time                         `json:"updated_at"`
+}
+
+// APISection is one of a template's extra sections of the incident.
+type APISection struct {
+	Slug    string `json:"slug"`
+	Heading string `json:"heading"`
+	Body    string `json:"body"`
+	Public  bool   `json:"public"`
 }
 
 // APILink is a link in the API: the kind and the incident at the other end.
@@ -126,7 +137,7 @@ func apiIncident(inc *models.Incident, links []models.LinkedIncident) APIInciden
 		TriggeredAt: inc.TriggeredAt, StartedAt: inc.StartedAt, DetectedAt: inc.DetectedAt,
 		AcknowledgedAt: inc.AcknowledgedAt, MitigatedAt: inc.MitigatedAt, ResolvedAt: inc.ResolvedAt,
 		PostmortemState: inc.PostmortemState, PublishedAt: inc.PublishedAt, Public: inc.Public,
-		Source: inc.Source, ExternalID: inc.ExternalID,
+		Source: inc.Source, ExternalID: inc.ExternalID, NearMiss: inc.NearMiss, Template: inc.TemplateSlug, Sections: []APISection{},
 		Timeline: []APIEvent{}, ImpactWindows: []APIWindow{}, FollowUps: []APIFollowUp{}, Warnings: []string{},
 		CreatedAt: inc.CreatedAt.UTC(), UpdatedAt: inc.UpdatedAt.UTC(),
 		Metrics: APIMetrics{
@@ -148,6 +159,9 @@ func apiIncident(inc *models.Incident, links []models.LinkedIncident) APIInciden
 		} else {
 			out.LinkedFrom = append(out.LinkedFrom, APILink{l.Kind, l.OtherID})
 		}
+	}
+	for _, sec := range inc.Sections {
+		out.Sections = append(out.Sections, APISection{sec.Slug, sec.Heading, sec.Body, sec.Public})
 	}
 	for _, ev := range inc.Timeline {
 		out.Timeline = append(out.Timeline, APIEvent{ev.ID, ev.At.UTC(), ev.Kind, ev.Status, ev.Body, ev.Public})
@@ -227,9 +241,13 @@ type apiIncidentInput struct {
 	ResolvedAt      *string             `json:"resolved_at"`
 	PostmortemState string              `json:"postmortem_state"`
 	Public          bool                `json:"public"`
-	Timeline        *[]apiEventInput    `json:"timeline"`
-	ImpactWindows   *[]apiWindowInput   `json:"impact_windows"`
-	FollowUps       *[]apiFollowUpInput `json:"follow_ups"`
+	NearMiss        bool                `json:"near_miss"`
+	Template        string              `json:"template"`
+	// Sections replace the incident's extra sections; absent leaves them alone.
+	Sections      *[]models.SectionInput `json:"sections"`
+	Timeline      *[]apiEventInput       `json:"timeline"`
+	ImpactWindows *[]apiWindowInput      `json:"impact_windows"`
+	FollowUps     *[]apiFollowUpInput    `json:"follow_ups"`
 }
 
 type apiEventInput struct {
@@ -286,6 +304,7 @@ func (b apiIncidentInput) toInput() (models.IncidentInput, models.Children, mode
 		CustomerImpact: b.CustomerImpact, RootCause: b.RootCause, Trigger: b.Trigger, Detection: b.Detection,
 		Response: b.Response, Lessons: b.Lessons, TimeZone: b.TimeZone, PostmortemState: b.PostmortemState,
 		Public: b.Public, Services: b.Services, Regions: b.Regions, Factors: b.Factors,
+		NearMiss: b.NearMiss, Template: b.Template, Sections: b.Sections,
 	}
 	if b.DetectionMethod != nil {
 		in.DetectionMethod = *b.DetectionMethod
@@ -304,7 +323,7 @@ func (b apiIncidentInput) toInput() (models.IncidentInput, models.Children, mode
 		MitigatedAt:    rfc3339(b.MitigatedAt, "mitigated_at", &errs),
 		ResolvedAt:     rfc3339(b.ResolvedAt, "resolved_at", &errs),
 	}
-	errs = mergeErrors(errs, models.Validate(in))
+	errs = mergeErrors(errs, models.ValidateIncident(in))
 	var children models.Children
 	if b.Timeline != nil {
 		events := make([]models.EventInput, len(*b.Timeline))

@@ -70,6 +70,7 @@ func (h *Handlers) APIInsights(c echo.Context) error {
 		"milestone_sources": form.Sources,
 	}
 	out["incidents"] = in.Incidents
+	out["near_misses_apart"] = in.NearMisses
 	periods := make([]map[string]any, 0, len(in.Trend))
 	for _, p := range in.Trend {
 		periods = append(periods, map[string]any{

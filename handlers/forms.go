@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -89,6 +90,13 @@ func incidentForm(form url.Values) (templates.IncidentFormValues, models.Inciden
 		PostmortemState: form.Get("postmortem_state"), Services: form.Get("services"),
 		Regions: form.Get("regions"), Public: checked(form, "public"),
 		Milestones: map[string]string{}, Factors: form["factors"],
+		NearMiss: checked(form, "near_miss"), Template: form.Get("template"),
+	}
+	for _, slug := range form["sections"] {
+		values.Sections = append(values.Sections, models.SectionInput{
+			Slug: slug, Heading: form.Get("section-" + slug + "-heading"),
+			Body: form.Get("section-" + slug), Public: checked(form, "section-"+slug+"-public"),
+		})
 	}
 	var errs models.FieldErrors
 	loc := formZone(values.TimeZone, &errs)
@@ -118,8 +126,11 @@ func incidentForm(form url.Values) (templates.IncidentFormValues, models.Inciden
 			AcknowledgedAt: times[3], MitigatedAt: times[4], ResolvedAt: times[5],
 		},
 		Origin: models.MilestoneOrigin{Pasted: pasted},
+		NearMiss: values.NearMiss, Template: values.Template,
 	}
-	return values, in, mergeErrors(errs, models.Validate(in))
+	sections := slices.Clone(values.Sections)
+	in.Sections = &sections
+	return values, in, mergeErrors(errs, models.ValidateIncident(in))
 }
 
 // mergeErrors keeps the first message per field: a parse error explains more than "required".
@@ -143,6 +154,7 @@ func incidentFormValues(inc *models.Incident) templates.IncidentFormValues {
 		TimeZone: inc.TimeZone, PostmortemState: inc.PostmortemState, Public: inc.Public,
 		Services: strings.Join(inc.ServiceNames(), ", "), Regions: strings.Join(inc.RegionNames(), ", "),
 		Milestones: map[string]string{}, Factors: inc.FactorSlugs(),
+		NearMiss: inc.NearMiss, Template: inc.TemplateSlug, Sections: models.SectionInputs(inc.Sections),
 	}
 	for n, t := range inc.Milestones().List() {
 		values.Milestones[models.MilestoneNames[n]] = templates.LocalInput(t, loc)

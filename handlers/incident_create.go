@@ -16,12 +16,20 @@ func (h *Handlers) IncidentCreate(c echo.Context) error {
 		return err
 	}
 	values, in, errs := incidentForm(form)
+	laid := templates.IncidentForm{Values: values}
+	if err := h.applyTemplate(c, &laid, &in); err != nil {
+		return err
+	}
+	values = laid.Values
 	if len(errs) > 0 {
 		page, err := h.incidentFormPage(c, "File an incident", "/incidents", "/incidents")
 		if err != nil {
 			return err
 		}
 		page.Values, page.Errors, page.Warnings = values, errs, in.Milestones.OrderWarnings()
+		if err := h.applyTemplate(c, &page, nil); err != nil {
+			return err
+		}
 		return render(c, http.StatusUnprocessableEntity, templates.IncidentFormPage(page))
 	}
 	if err := publishGuard(c, "none", in.PostmortemState); err != nil {

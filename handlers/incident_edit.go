@@ -24,6 +24,9 @@ func (h *Handlers) IncidentEdit(c echo.Context) error {
 	}
 	page.ID, page.Version = inc.ID, inc.Version
 	page.Values, page.Warnings = incidentFormValues(inc), models.FormWarnings(inc.Milestones(), inc)
+	if err := h.applyTemplate(c, &page, nil); err != nil {
+		return err
+	}
 	// The wording check shows beside each section what the saved text says; it blocks nothing.
 	review, err := h.narrativeReview(c, page.Values)
 	if err != nil {

@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"net/http"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -17,6 +18,9 @@ func (h *Handlers) IncidentNew(c echo.Context) error {
 	form.Values = templates.IncidentFormValues{
 		Severity: "sev2", Status: "investigating", TimeZone: "UTC", PostmortemState: "none",
 		Milestones: map[string]string{},
+	}
+	if err := h.applyTemplate(c, &form, nil); err != nil {
+		return err
 	}
 	return render(c, http.StatusOK, templates.IncidentFormPage(form))
 }
@@ -39,5 +43,14 @@ func (h *Handlers) incidentFormPage(c echo.Context, title, action, cancel string
 	return templates.IncidentForm{
 		Page: templates.Page{Title: title, Section: "incidents"}, Action: action, Cancel: cancel,
 		Services: services, Regions: regions, AllFactors: factors,
+		PreviewAction: previewAction(action),
 	}, nil
+}
+
+// previewAction is where the form's preview buttons post: beside the new form, or the edit form.
+func previewAction(action string) string {
+	if action == "/incidents" {
+		return "/incidents/new/preview"
+	}
+	return strings.TrimSuffix(action, "/edit") + "/preview"
 }

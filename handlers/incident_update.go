@@ -23,6 +23,11 @@ func (h *Handlers) IncidentUpdate(c echo.Context) error {
 	}
 	values, in, errs := incidentForm(form)
 	version := formVersion(form)
+	laid := templates.IncidentForm{Values: values}
+	if err := h.applyTemplate(c, &laid, &in); err != nil {
+		return err
+	}
+	values = laid.Values
 	if len(errs) == 0 {
 		if err := h.guardStoredPublish(c, id, in.PostmortemState, in.Public); err != nil {
 			return err
@@ -53,6 +58,9 @@ func (h *Handlers) IncidentUpdate(c echo.Context) error {
 	}
 	page.ID, page.Version = id, version
 	page.Values, page.Errors, page.Warnings = values, errs, models.FormWarnings(in.Milestones, current)
+	if err := h.applyTemplate(c, &page, nil); err != nil {
+		return err
+	}
 	if status == http.StatusConflict {
 		page.Conflicts = templates.CompareFormValues(values, incidentFormValues(current))
 	}

@@ -29,6 +29,7 @@ type insightsQuery struct {
 	GroupBy         string `json:"group_by" validate:"omitempty,oneof=severity detection_method service region factor"`
 	Sources         string `json:"milestone_sources" validate:"omitempty,oneof=machine"`
 	Figure          string `json:"figure" validate:"omitempty,oneof=time_to_detect time_to_acknowledge time_to_mitigate time_to_resolve impact time_to_first_public_update"`
+	NearMisses      string `json:"near_misses" validate:"omitempty,oneof=include only"`
 }
 
 // readInsightsQuery reads the filter shared by the insights page, its CSV downloads and the API:
@@ -39,15 +40,15 @@ func readInsightsQuery(q url.Values) (templates.InsightsForm, models.InsightsFil
 		Severity: q.Get("severity"), Service: strings.TrimSpace(q.Get("service")), Region: strings.TrimSpace(q.Get("region")),
 		DetectionMethod: q.Get("detection_method"), Factor: strings.TrimSpace(q.Get("factor")),
 		Interval: q.Get("interval"), GroupBy: q.Get("group_by"), Figure: q.Get("figure"),
-		Sources: q.Get("milestone_sources"),
+		Sources: q.Get("milestone_sources"), NearMisses: q.Get("near_misses"),
 	}
 	errs := models.Validate(insightsQuery{
 		Severity: form.Severity, Service: form.Service, Region: form.Region, DetectionMethod: form.DetectionMethod,
-		Factor: form.Factor, Interval: form.Interval, GroupBy: form.GroupBy, Figure: form.Figure, Sources: form.Sources,
+		Factor: form.Factor, Interval: form.Interval, GroupBy: form.GroupBy, Figure: form.Figure, Sources: form.Sources, NearMisses: form.NearMisses,
 	})
 	filter := models.InsightsFilter{
 		Severity: form.Severity, Service: form.Service, Region: form.Region, DetectionMethod: form.DetectionMethod,
-		Factor: form.Factor, Interval: form.Interval, GroupBy: form.GroupBy, Sources: form.Sources,
+		Factor: form.Factor, Interval: form.Interval, GroupBy: form.GroupBy, Sources: form.Sources, NearMisses: form.NearMisses,
 	}
 	date := func(field, value string) *time.Time {
 		if value == "" {

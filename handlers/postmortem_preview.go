@@ -61,5 +61,21 @@ func (h *Handlers) postmortemPreview(c echo.Context, inc *models.Incident) (temp
 		}
 	}
 	view.Public = statusIncidentView(head, inc, pm)
-	return view, nil
+	view.Findings, err = h.completeness(c, inc)
+	return view, err
+}
+
+// completeness runs the completeness check on an incident as stored, with its template and the
+// accounts' names as the internal names to keep out of public text.
+func (h *Handlers) completeness(c echo.Context, inc *models.Incident) ([]models.Finding, error) {
+	ctx := c.Request().Context()
+	tpl, err := h.Store.TemplateFor(ctx, inc)
+	if err != nil {
+		return nil, err
+	}
+	users, err := h.Store.ListUsers(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return models.CheckCompleteness(inc, tpl, models.InternalNamesOf(users, inc)), nil
 }

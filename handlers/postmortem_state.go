@@ -3,6 +3,7 @@ package handlers
 import (
 	"errors"
 	"net/http"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -27,7 +28,38 @@ func (h *Handlers) PostmortemState(c echo.Context) error {
 	if err := publishGuard(c, inc.PostmortemState, state); err != nil {
 		return err
 	}
-	_, err = h.Store.SetPostmortemState(c.Request().Context(), inc.ID, formVersion(form), state)
+	var override *models.PublishOverride
+	if state == models.PostmortemPublished {
+		findings, err := h.completeness(c, inc)
+		if err != nil {
+			return err
+		}
+		if len(findings) > 0 {
+			reason := strings.TrimSpace(form.Get("reason"))
+			problem := ""
+			switch {
+			case !checked(form, "publish_anyway"):
+				problem = "The check below found things missing or doubtful. Fix them, or tick “Publish anyway” and say why."
+			case reason == "":
+				problem = "Say why it is published over the findings; the reason is kept in the incident’s history."
+			case len([]rune(reason)) > 1000:
+				problem = "Keep the reason under 1,000 characters."
+			}
+			if problem != "" {
+				view, err := h.postmortemPreview(c, inc)
+				if err != nil {
+					return err
+				}
+				view.Reason, view.ReasonError = form.Get("reason"), problem
+				return render(c, http.StatusUnprocessableEntity, templates.PostmortemPreviewPage(view))
+			}
+			override = &models.PublishOverride{Reason: reason}
+			for _, f := range findings {
+				override.Findings = append(override.Findings, f.Message)
+			}
+		}
+	}
+	_, err = h.Store.PublishOverFindings(c.Request().Context(), inc.ID, formVersion(form), state, override)
 	switch {
 	case err == nil:
 		return seeOther(c, incidentURL(inc.ID)+"/postmortem")

@@ -16,8 +16,13 @@ func (h *Handlers) Recurrence(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	fixes, err := h.Store.FixesHeldReport(c.Request().Context())
+	if err != nil {
+		return err
+	}
 	return render(c, http.StatusOK, templates.RecurrencePage(templates.RecurrenceView{
 		Page: templates.Page{Title: "Recurring causes", Section: "recurrence"}, Factors: report, Shown: recurrenceShown,
+		Fixes: fixes,
 	}))
 }
 

@@ -163,7 +163,7 @@ func incidentFields(inc *Incident, services, regions, factors []string) fields {
 		"mitigated_at": timeField(inc.MitigatedAt), "resolved_at": timeField(inc.ResolvedAt),
 		"postmortem_state": inc.PostmortemState, "published_at": timeField(inc.PublishedAt),
 		"public": inc.Public, "services": nonNilNames(services), "regions": nonNilNames(regions),
-		"factors": nonNilNames(factors),
+		"factors": nonNilNames(factors), "near_miss": inc.NearMiss, "template": inc.TemplateSlug,
 	}
 }
 

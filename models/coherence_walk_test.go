@@ -113,6 +113,11 @@ func TestEveryIncidentTableMovesThePages(t *testing.T) {
 				_, err = models.NewSimilarKeeper(writer, slog.New(slog.NewTextHandler(io.Discard, nil))).For(ctx, current)
 				return err
 			},
+			"incident_sections": func() error {
+				return retag(ctx, writer, inc.ID, func(in *models.IncidentInput) {
+					in.Sections = &[]models.SectionInput{{Slug: "where-we-got-lucky", Heading: "Where we got lucky", Body: "The queue drained by itself."}}
+				})
+			},
 			"postmortem_versions": func() error {
 				current, err := writer.GetIncident(ctx, inc.ID)
 				if err != nil {
@@ -125,6 +130,7 @@ func TestEveryIncidentTableMovesThePages(t *testing.T) {
 		// Written by the same methods as another table above, or derived, or history.
 		covered := map[string]string{
 			"similar_suggestions":     "written with similar_sets, by the same keeper method",
+			"statuspage_incidents":    "a Statuspage import's own fields, written by ImportIncidents with the incidents it records as changed",
 			"incident_versions":       "the record of changes itself (changes.go)",
 			"audit_entries":           "history: written with every change, shown on the history page, never kept",
 			"timeline_events_fts":     "search documents (PostgreSQL), derived in triggers from timeline_events",
@@ -137,7 +143,7 @@ func TestEveryIncidentTableMovesThePages(t *testing.T) {
 			"subscriber_messages":     "the subscribers' outbox, written with the public update it announces, shown on no incident page",
 		}
 		order := []string{"timeline_events", "impact_windows", "impact_window_services", "follow_ups", "follow_up_factors",
-			"incident_services", "incident_regions", "incident_factors", "incident_links", "similar_sets", "postmortem_versions"}
+			"incident_services", "incident_regions", "incident_factors", "incident_links", "similar_sets", "incident_sections", "postmortem_versions"}
 		for _, table := range incidentTables(t, writer) {
 			if _, ok := writes[table]; !ok && covered[table] == "" {
 				t.Errorf("table %s holds incidents' rows, but no store write of it is known to this test: write it through Store.inWrite, record the incident it touches, and add the method here", table)

@@ -23,6 +23,7 @@ var doctorBaseTables = []string{
 	// what was made public, not derived from it), and the subscribe form's throttle.
 	"subscribers", "subscriber_components", "subscriber_messages", "subscriber_deliveries", "subscribe_attempts",
 	"statuspage_incidents", "statuspage_updates", "status_logo",
+	"postmortem_templates", "template_sections", "template_defaults", "incident_sections",
 }
 
 // DoctorTableKind says what the doctor takes a table of the given dialect's schema for: "base",

@@ -110,6 +110,11 @@ func (s *Store) ImportIncidents(ctx context.Context, items []ImportItem, mainten
 		if err := saveStatuspageIncidents(tx, items, ids); err != nil {
 			return err
 		}
+		for n, item := range items {
+			if err := writeSections(tx, c, ids[n], item.Input); err != nil {
+				return err
+			}
+		}
 		for _, id := range ids {
 			c.row(id, true)
 		}
@@ -665,6 +670,9 @@ type Snapshot struct {
 	Incidents iter.Seq2[*Incident, error]
 	Links     iter.Seq[IncidentLink]
 	History   iter.Seq2[*AuditEntry, error]
+	// Templates are the templates admins wrote, TemplateDefaults each severity's default.
+	Templates        []PostmortemTemplate
+	TemplateDefaults map[string]string
 }
 
 // RestoreCounts says how many rows RestoreDatabase wrote.
@@ -711,6 +719,9 @@ func (s *Store) RestoreDatabase(ctx context.Context, snap Snapshot) (RestoreCoun
 			}
 		}
 		counts.Services, counts.Regions, counts.Factors = len(snap.Services), len(snap.Regions), len(snap.Factors)
+		if err := restoreTemplates(tx, snap); err != nil {
+			return err
+		}
 		var pending []*Incident
 		for inc, err := range snap.Incidents {
 			if err != nil {
@@ -783,8 +794,14 @@ func restoreBatch(tx *gorm.DB, incidents []*Incident, counts *RestoreCounts) err
 	var events []TimelineEvent
 	var windows []ImpactWindow
 	var followUps []FollowUp
+	var sections []IncidentSection
 	for n, inc := range incidents {
 		rows[n] = *inc
+		rows[n].Sections = nil
+		for k, sec := range inc.Sections {
+			sec.ID, sec.IncidentID, sec.Position = 0, inc.ID, k+1
+			sections = append(sections, sec)
+		}
 		rows[n].Services, rows[n].Regions, rows[n].Factors = nil, nil, nil
 		rows[n].Timeline, rows[n].ImpactWindows, rows[n].FollowUps = nil, nil, nil
 		for _, f := range inc.Factors {
@@ -828,6 +845,11 @@ func restoreBatch(tx *gorm.DB, incidents []*Incident, counts *RestoreCounts) err
 			return fmt.Errorf("restore impact windows: %w", err)
 		}
 	}
+	if len(sections) > 0 {
+		if err := tx.CreateInBatches(&sections, importRowBatch).Error; err != nil {
+			return fmt.Errorf("restore incident sections: %w", err)
+		}
+	}
 	if len(followUps) > 0 {
 		if err := tx.Omit(clause.Associations).CreateInBatches(&followUps, importRowBatch).Error; err != nil {
 			return fmt.Errorf("restore follow-ups: %w", err)
@@ -862,6 +884,28 @@ func (s *Store) resetSequences(tx *gorm.DB) error {
 		query := fmt.Sprintf(`SELECT setval(pg_get_serial_sequence('%[1]s', 'id'), COALESCE((SELECT MAX(id) FROM %[1]s), 0) + 1, false)`, table)
 		if err := tx.Exec(query).Error; err != nil {
 			return fmt.Errorf("reset the %s id sequence: %w", strings.ReplaceAll(table, "_", " "), err)
+		}
+	}
+	return nil
+}
+
+// restoreTemplates writes a snapshot's templates, with new ids (nothing refers to a template by
+// id), and the severities' defaults.
+func restoreTemplates(tx *gorm.DB, snap Snapshot) error {
+	for _, t := range snap.Templates {
+		t.ID = 0
+		for n := range t.Sections {
+			t.Sections[n].ID, t.Sections[n].TemplateID = 0, 0
+		}
+		if err := tx.Create(&t).Error; err != nil {
+			return fmt.Errorf("restore template %q: %w", t.Slug, err)
+		}
+	}
+	for _, sev := range Severities {
+		if slug, ok := snap.TemplateDefaults[sev]; ok {
+			if err := tx.Exec("INSERT INTO template_defaults (severity, template_slug) VALUES (?, ?)", sev, slug).Error; err != nil {
+				return fmt.Errorf("restore default template of %s: %w", sev, err)
+			}
 		}
 	}
 	return nil

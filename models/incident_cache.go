@@ -57,6 +57,7 @@ func (c *childrenCache) put(inc *Incident, at incidentMark) {
 func copyNested(dst, src *Incident) {
 	dst.Services, dst.Regions, dst.Factors = slices.Clone(src.Services), slices.Clone(src.Regions), slices.Clone(src.Factors)
 	dst.Timeline, dst.ImpactWindows, dst.FollowUps = slices.Clone(src.Timeline), slices.Clone(src.ImpactWindows), slices.Clone(src.FollowUps)
+	dst.Sections = slices.Clone(src.Sections)
 	for n := range dst.ImpactWindows {
 		dst.ImpactWindows[n].Services = slices.Clone(dst.ImpactWindows[n].Services)
 	}

@@ -186,6 +186,9 @@ func loadNested(db *gorm.DB, inc *Incident) error {
 	if err := loadTags(db, inc); err != nil {
 		return fmt.Errorf("load tags of incident %d: %w", id, err)
 	}
+	if err := db.Where("incident_id = ?", id).Order("position, id").Find(&inc.Sections).Error; err != nil {
+		return fmt.Errorf("load sections of incident %d: %w", id, err)
+	}
 	return nil
 }
 
@@ -253,7 +256,8 @@ func preloadChildren(db *gorm.DB) *gorm.DB {
 		Preload("ImpactWindows", func(db *gorm.DB) *gorm.DB { return db.Order("started_at, id") }).
 		Preload("ImpactWindows.Services", orderByName).
 		Preload("FollowUps", func(db *gorm.DB) *gorm.DB { return db.Order("id") }).
-		Preload("FollowUps.Factors", orderByName)
+		Preload("FollowUps.Factors", orderByName).
+		Preload("Sections", func(db *gorm.DB) *gorm.DB { return db.Order("position, id") })
 }
 
 // Children are the nested records a create or full replace may carry. A nil slice leaves the
@@ -297,6 +301,9 @@ func (s *Store) createIncident(tx *gorm.DB, c *changes, in IncidentInput, childr
 		return nil, err
 	}
 	if err := s.replaceChildren(tx, c, inc.ID, children); err != nil {
+		return nil, err
+	}
+	if err := writeSections(tx, c, inc.ID, in); err != nil {
 		return nil, err
 	}
 	if err := s.publishedOnWrite(tx, inc.ID, ""); err != nil {
@@ -362,6 +369,10 @@ func (s *Store) updateIncident(tx *gorm.DB, c *changes, id int64, version int, i
 	if err := s.replaceChildren(tx, c, id, children); err != nil {
 		return nil, err
 	}
+	sectionsChanged, err := writeSectionsChanged(tx, c, id, in)
+	if err != nil {
+		return nil, err
+	}
 	if next.PostmortemState == PostmortemPublished {
 		if err := s.publishedOnWrite(tx, id, current.PostmortemState); err != nil {
 			return nil, err
@@ -372,7 +383,7 @@ func (s *Store) updateIncident(tx *gorm.DB, c *changes, id int64, version int, i
 			}
 		}
 	}
-	if children.Timeline != nil || children.ImpactWindows != nil || children.FollowUps != nil || sourcesAfter != nil {
+	if children.Timeline != nil || children.ImpactWindows != nil || children.FollowUps != nil || sourcesAfter != nil || sectionsChanged {
 		updated, err := s.getIncident(tx, id)
 		if err != nil {
 			return nil, err
@@ -465,6 +476,8 @@ var incidentColumns = []struct {
 	{"postmortem_state", func(i *Incident) any { return i.PostmortemState }},
 	{"published_at", func(i *Incident) any { return instantValue(i.PublishedAt) }},
 	{"public", func(i *Incident) any { return i.Public }},
+	{"near_miss", func(i *Incident) any { return i.NearMiss }},
+	{"template_slug", func(i *Incident) any { return i.TemplateSlug }},
 }
 
 // instantValue makes a nullable instant comparable with ==: Unix nanoseconds, or nil.
@@ -491,7 +504,7 @@ func changedIncidentColumns(current, next *Incident) []string {
 // insightColumns are the columns of incidents the insight rows read (insightRow): an edit that
 // writes none of them, nor the incident's tags, timeline or windows, leaves its row as it was.
 var insightColumns = map[string]bool{
-	"severity": true, "detection_method": true, "started_at": true, "detected_at": true,
+	"near_miss": true, "severity": true, "detection_method": true, "started_at": true, "detected_at": true,
 	"acknowledged_at": true, "mitigated_at": true, "resolved_at": true, "deleted_at": true,
 }
 
@@ -542,6 +555,8 @@ func applyIncidentInput(inc *Incident, in IncidentInput) {
 		inc.PublishedAt = &now
 	}
 	inc.Public = in.Public
+	inc.NearMiss = in.NearMiss
+	inc.TemplateSlug = in.Template
 	m := in.Milestones
 	inc.TriggeredAt, inc.StartedAt, inc.DetectedAt = utc(m.TriggeredAt), utc(m.StartedAt), utc(m.DetectedAt)
 	inc.AcknowledgedAt, inc.MitigatedAt, inc.ResolvedAt = utc(m.AcknowledgedAt), utc(m.MitigatedAt), utc(m.ResolvedAt)

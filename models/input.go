@@ -34,6 +34,12 @@ type IncidentInput struct {
 	Regions         []string `json:"regions" validate:"max=50,dive,required,max=100"`
 	Factors         []string `json:"factors" validate:"max=50,dive,required,max=60"`
 	Milestones      Milestones
+	// NearMiss marks an incident without customer impact: its figures are not asked for.
+	NearMiss bool `json:"near_miss"`
+	// Template is the slug of the template the postmortem follows; empty for its severity's default.
+	Template string `json:"template" validate:"omitempty,max=40"`
+	// Sections are the extra sections of the template; nil leaves the stored ones alone on update.
+	Sections *[]SectionInput `json:"sections,omitempty" validate:"-"`
 	// Source and ExternalID mark an imported record so a re-import finds it; set only on create.
 	Source     string `json:"-"`
 	ExternalID string `json:"-"`
@@ -45,6 +51,16 @@ type IncidentInput struct {
 	UpdatedAt *time.Time `json:"-" validate:"omitempty,instant"`
 	// Statuspage holds what an imported Statuspage incident says that Hindsight does not model.
 	Statuspage *StatuspageIncident `json:"-"`
+}
+
+// ValidateIncident checks an incident's input, its extra sections included; it fills in the
+// sections' missing slugs from their headings.
+func ValidateIncident(in IncidentInput) FieldErrors {
+	errs := Validate(in)
+	if in.Sections != nil {
+		errs = append(errs, validateSections(*in.Sections)...)
+	}
+	return errs
 }
 
 // Milestones are the six instants of an incident, in UTC, nil when nobody knows them.

@@ -16,6 +16,12 @@ var (
 	InsightIntervals = []string{"month", "quarter"}
 )
 
+// The InsightsFilter.NearMisses choices besides leaving near misses out.
+const (
+	NearMissesInclude = "include"
+	NearMissesOnly    = "only"
+)
+
 // DetectionUnknown is the filter and group value for incidents whose detection method nobody
 // recorded (stored as an empty string).
 const DetectionUnknown = "unknown"
@@ -46,6 +52,10 @@ type InsightsFilter struct {
 	// Sources, when SourcesMachine, keeps the incidents each of whose recorded milestones an
 	// import or an alert set: figures nobody typed.
 	Sources string
+	// NearMisses says what the figures do with near misses (incidents without customer impact):
+	// "" leaves them out and counts them apart, NearMissesInclude counts them in, NearMissesOnly
+	// takes them alone.
+	NearMisses string
 	// KeepValues keeps each group's sorted values when the group has at most this many, for strip
 	// plots; 0 keeps none.
 	KeepValues int
@@ -121,10 +131,13 @@ type IncidentRef struct {
 type Insights struct {
 	Filter    InsightsFilter
 	Incidents int
-	Figures   []Stats // InsightFigures order
-	Trend     []TrendPeriod
-	Groups    []InsightGroup // by Filter.GroupBy
-	Detection []InsightGroup // by detection method, always: how incidents were found
+	// NearMisses counts the near misses the rest of the filter chooses that the figures leave out
+	// (Filter.NearMisses empty); 0 otherwise.
+	NearMisses int
+	Figures    []Stats // InsightFigures order
+	Trend      []TrendPeriod
+	Groups     []InsightGroup // by Filter.GroupBy
+	Detection  []InsightGroup // by detection method, always: how incidents were found
 	// Slowest are the longest valid detections, slowest first.
 	Slowest []IncidentRef
 	// InvalidIncidents lists incidents with an invalid figure, newest filed first, up to the

@@ -35,6 +35,7 @@ type insightsKey struct {
 	severity, service, region, detectionMethod, factor string
 	interval, groupBy                                  string
 	sources                                            string
+	nearMisses                                         string
 }
 
 type instantKey struct {
@@ -100,7 +101,7 @@ func (f InsightsFilter) key() insightsKey {
 	return insightsKey{
 		from: instantKeyOf(f.From), to: instantKeyOf(f.To),
 		severity: f.Severity, service: f.Service, region: f.Region, detectionMethod: f.DetectionMethod, factor: f.Factor,
-		interval: f.Interval, groupBy: f.GroupBy, sources: f.Sources,
+		interval: f.Interval, groupBy: f.GroupBy, sources: f.Sources, nearMisses: f.NearMisses,
 	}
 }
 

@@ -26,6 +26,8 @@ func TestEveryInsightsFilterFieldIsApplied(t *testing.T) {
 		"From": &from, "To": &to, "Severity": "sev2", "Service": "Router", "Region": "Canada",
 		"DetectionMethod": "customer_report", "Factor": "", "Interval": "quarter", "GroupBy": "service",
 		"KeepValues": models.StripPlotLimit, "SlowestListed": 3, "InvalidListed": 2,
+		// Fill records no milestone sources and no near misses: each of these chooses no incident.
+		"Sources": models.SourcesMachine, "NearMisses": models.NearMissesOnly,
 	}
 	// Fill tags no incident with a factor; an unknown factor must choose no incident.
 	values["Factor"] = "no-such-factor"

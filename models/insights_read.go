@@ -32,6 +32,7 @@ type insightRow struct {
 	severity                                                          uint8 // index into Severities, or len(Severities) for anything else
 	method                                                            uint8 // index into DetectionMethods, or len(DetectionMethods) for unknown
 	impact                                                            uint8 // impactNone and the rest
+	nearMiss                                                          bool  // read by the store's copy only
 
 	// The store's copy (insightTable), which filters in Go, keeps what the SQL filter compares:
 	// the start as the database compares it with a period's bounds (Unix seconds on SQLite,
@@ -170,7 +171,29 @@ func (s *Store) insightsWhere(f InsightsFilter) (string, []any, bool) {
 			where = append(where, "(i."+name+" IS NULL OR EXISTS (SELECT 1 FROM milestone_sources ms WHERE ms.incident_id = i.id AND ms.milestone = '"+name+"' AND ms.kind IN ('imported', 'alert')))")
 		}
 	}
+	switch f.NearMisses {
+	case NearMissesInclude:
+	case NearMissesOnly:
+		where = append(where, "i.near_miss")
+	default:
+		where = append(where, "NOT i.near_miss")
+	}
 	return strings.Join(where, " AND "), args, len(where) > 1
+}
+
+// countNearMisses counts the near misses a filter leaves out of the figures: those the rest of it
+// chooses, when it leaves near misses out.
+func (s *Store) countNearMisses(ctx context.Context, f InsightsFilter) (int, error) {
+	if f.NearMisses != "" {
+		return 0, nil
+	}
+	f.NearMisses = NearMissesOnly
+	where, args, _ := s.insightsWhere(f)
+	var n int64
+	if err := s.read.WithContext(ctx).Raw("SELECT COUNT(*) FROM incidents i WHERE "+where, args...).Row().Scan(&n); err != nil {
+		return 0, fmt.Errorf("count near misses: %w", err)
+	}
+	return int(n), nil
 }
 
 // ComputeInsights aggregates the figures of the incidents a filter chooses, without the cache
@@ -231,6 +254,9 @@ func (s *Store) ComputeInsights(ctx context.Context, f InsightsFilter) (*Insight
 	}
 	out := aggregate(rows, f, g, nil)
 	if err := s.nameIncidents(ctx, out); err != nil {
+		return nil, err
+	}
+	if out.NearMisses, err = s.countNearMisses(ctx, f); err != nil {
 		return nil, err
 	}
 	return out, nil

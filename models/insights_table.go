@@ -226,9 +226,15 @@ func (t *insightTable) bytes() int {
 // or a detection method outside the known values, or milestone sources, which the table does not
 // keep (the caller computes from SQL instead). The rows and keys may be the table's own: they must not be changed.
 func (t *insightTable) choose(f InsightsFilter, dialect string) (rows []insightRow, g groups, sorted [][]int64, ok bool) {
+	rows, g, sorted, _, ok = t.chooseCounting(f, dialect)
+	return rows, g, sorted, ok
+}
+
+// chooseCounting is choose that also counts the near misses the filter leaves out of the figures.
+func (t *insightTable) chooseCounting(f InsightsFilter, dialect string) (rows []insightRow, g groups, sorted [][]int64, nearMisses int, ok bool) {
 	if f.Sources != "" {
 		// The table keeps no milestone sources: the sources filter is answered from SQL.
-		return nil, groups{}, nil, false
+		return nil, groups{}, nil, 0, false
 	}
 	var tests []func(n int) bool
 	if f.From != nil || f.To != nil {
@@ -253,7 +259,7 @@ func (t *insightTable) choose(f InsightsFilter, dialect string) (rows []insightR
 	if f.Severity != "" {
 		code := slices.Index(Severities, f.Severity)
 		if code < 0 {
-			return nil, groups{}, nil, false
+			return nil, groups{}, nil, 0, false
 		}
 		tests = append(tests, func(n int) bool { return int(t.rows[n].severity) == code })
 	}
@@ -262,7 +268,7 @@ func (t *insightTable) choose(f InsightsFilter, dialect string) (rows []insightR
 		if f.DetectionMethod != DetectionUnknown {
 			known := slices.Index(DetectionMethods, f.DetectionMethod)
 			if known < 0 {
-				return nil, groups{}, nil, false
+				return nil, groups{}, nil, 0, false
 			}
 			code = uint8(known)
 		}
@@ -288,14 +294,30 @@ func (t *insightTable) choose(f InsightsFilter, dialect string) (rows []insightR
 			return false
 		})
 	}
+	// Near misses are tested last, after the tests they are counted under.
+	others := len(tests)
+	if f.NearMisses == NearMissesOnly || t.anyNearMiss() {
+		switch f.NearMisses {
+		case NearMissesInclude:
+		case NearMissesOnly:
+			tests = append(tests, func(n int) bool { return t.rows[n].nearMiss })
+		default:
+			tests = append(tests, func(n int) bool { return !t.rows[n].nearMiss })
+		}
+	}
 	if len(tests) == 0 {
-		return t.rows, t.groupsOf(t.rows, nil, f.GroupBy), t.sorted, true
+		return t.rows, t.groupsOf(t.rows, nil, f.GroupBy), t.sorted, 0, true
 	}
 	var chosen []int
 	for n := range t.rows {
-		if all(tests, n) {
+		if !all(tests[:others], n) {
+			continue
+		}
+		if all(tests[others:], n) {
 			chosen = append(chosen, n)
 			rows = append(rows, t.rows[n])
+		} else if f.NearMisses == "" {
+			nearMisses++
 		}
 	}
 	if t.sorted != nil {
@@ -317,7 +339,18 @@ func (t *insightTable) choose(f InsightsFilter, dialect string) (rows []insightR
 			}
 		}
 	}
-	return rows, t.groupsOf(rows, chosen, f.GroupBy), sorted, true
+	return rows, t.groupsOf(rows, chosen, f.GroupBy), sorted, nearMisses, true
+}
+
+// anyNearMiss tells whether the table holds a near miss: without one, leaving them out chooses
+// every row, and the rows and sort keys are the table's own.
+func (t *insightTable) anyNearMiss() bool {
+	for n := range t.rows {
+		if t.rows[n].nearMiss {
+			return true
+		}
+	}
+	return false
 }
 
 func all(tests []func(int) bool, n int) bool {
@@ -709,6 +742,25 @@ func (s *Store) readTableRows(ctx context.Context, db *gorm.DB, cond string, arg
 			rows[n].startKey = instant(cols[7][n])
 		}
 	}
+	// Near misses are few, and their flag is outside the covering index: read their ids apart,
+	// through the partial index of migration 00033.
+	q := "SELECT i.id FROM incidents i WHERE i.near_miss AND i.deleted_at IS NULL AND " + cond
+	if parts > 1 {
+		q += fmt.Sprintf(" AND i.id %% %d = %d", parts, part)
+	}
+	var near []int64
+	if err := db.WithContext(ctx).Raw(q, args...).Scan(&near).Error; err != nil {
+		return nil, fmt.Errorf("read near misses: %w", err)
+	}
+	if len(near) > 0 {
+		set := make(map[int64]bool, len(near))
+		for _, id := range near {
+			set[id] = true
+		}
+		for n := range rows {
+			rows[n].nearMiss = set[rows[n].id]
+		}
+	}
 	return rows, nil
 }
 
@@ -772,7 +824,7 @@ func (s *Store) insightsFromTable(ctx context.Context, f InsightsFilter, mark in
 	if err != nil {
 		return nil, 0, err
 	}
-	rows, g, sorted, ok := t.choose(f, s.dialect)
+	rows, g, sorted, nearMisses, ok := t.chooseCounting(f, s.dialect)
 	if !ok {
 		out, err := s.ComputeInsights(ctx, f)
 		return out, mark, err
@@ -781,6 +833,7 @@ func (s *Store) insightsFromTable(ctx context.Context, f InsightsFilter, mark in
 		return nil, 0, fmt.Errorf("insights over %d incidents: more than %d at once: %w", len(rows), MaxInsightIncidents, ErrTooMany)
 	}
 	out := aggregate(rows, f, g, sorted)
+	out.NearMisses = nearMisses
 	if err := s.nameIncidents(ctx, out); err != nil {
 		return nil, 0, err
 	}

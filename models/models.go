@@ -66,12 +66,16 @@ type Incident struct {
 	PostmortemState string
 	PublishedAt     *time.Time
 	Public          bool
-	Source          string
-	ExternalID      string
-	Version         int
-	CreatedAt       time.Time
-	UpdatedAt       time.Time
-	DeletedAt       gorm.DeletedAt
+	// NearMiss marks an incident that had no customer impact.
+	NearMiss bool
+	// TemplateSlug is the template the postmortem follows; empty for its severity's default.
+	TemplateSlug string
+	Source       string
+	ExternalID   string
+	Version      int
+	CreatedAt    time.Time
+	UpdatedAt    time.Time
+	DeletedAt    gorm.DeletedAt
 
 	Services      []Service       `gorm:"many2many:incident_services"`
 	Regions       []Region        `gorm:"many2many:incident_regions"`
@@ -81,6 +85,8 @@ type Incident struct {
 	FollowUps     []FollowUp      `gorm:"foreignKey:IncidentID"`
 	// MilestoneSources says where each known milestone came from, by milestone name.
 	MilestoneSources map[string]MilestoneSource `gorm:"-"`
+	// Sections are the template's sections beyond the incident's own, in order.
+	Sections []IncidentSection `gorm:"foreignKey:IncidentID"`
 }
 
 // Location returns the incident's display zone, falling back to UTC for an unknown name.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"gorm.io/gorm"
@@ -23,7 +24,8 @@ const PostmortemPublished = "published"
 //   - the time of the first public status update, for the same reason;
 //   - customer impact, root cause, detection and response;
 //   - the impact windows' times, levels and services, without their notes;
-//   - the follow-ups' titles and statuses, except those dropped as won't do.
+//   - the follow-ups' titles and statuses, except those dropped as won't do;
+//   - the template's extra sections marked public that have text.
 //
 // The trigger, the lessons, the detection method, the acknowledgement, internal timeline entries,
 // the notes of impact windows, and the follow-ups' descriptions, owners, dates and verification
@@ -46,6 +48,16 @@ type PublicPostmortem struct {
 	Response          string           `json:"response"`
 	ImpactWindows     []PublicWindow   `json:"impact_windows"`
 	FollowUps         []PublicFollowUp `json:"follow_ups"`
+	// Sections are the template's sections marked public, in order; absent when there are none,
+	// so versions published before templates compare equal.
+	Sections []PublicSection `json:"sections,omitempty"`
+}
+
+// PublicSection is an extra section of a template that is marked public.
+type PublicSection struct {
+	Slug    string `json:"slug"`
+	Heading string `json:"heading"`
+	Body    string `json:"body"`
 }
 
 // PublicWindow is an impact window as the public sees it: no note.
@@ -82,6 +94,11 @@ func PublicVersionOf(inc *Incident) PublicPostmortem {
 	for _, f := range inc.FollowUps {
 		if f.Status != "wont_do" { // a promise dropped is not one to make in public
 			p.FollowUps = append(p.FollowUps, PublicFollowUp{Title: f.Title, Status: f.Status})
+		}
+	}
+	for _, sec := range inc.Sections {
+		if sec.Public && strings.TrimSpace(sec.Body) != "" {
+			p.Sections = append(p.Sections, PublicSection{Slug: sec.Slug, Heading: sec.Heading, Body: sec.Body})
 		}
 	}
 	return p
@@ -150,6 +167,19 @@ var ErrInvalidState = errors.New("not a postmortem state")
 // same. version must be the incident's version the person saw, else ErrConflict, so that nobody
 // publishes text they did not review. It returns the incident's new version.
 func (s *Store) SetPostmortemState(ctx context.Context, id int64, version int, state string) (int, error) {
+	return s.PublishOverFindings(ctx, id, version, state, nil)
+}
+
+// PublishOverride records why an admin published a postmortem the completeness check found
+// things missing in: the reason, and the findings as they were.
+type PublishOverride struct {
+	Reason   string
+	Findings []string
+}
+
+// PublishOverFindings is SetPostmortemState that, given an override, records its reason and the
+// findings it overrode in the incident's history with the publication.
+func (s *Store) PublishOverFindings(ctx context.Context, id int64, version int, state string, override *PublishOverride) (int, error) {
 	if !validState(state) {
 		return 0, fmt.Errorf("%q: %w", state, ErrInvalidState)
 	}
@@ -201,6 +231,10 @@ func (s *Store) SetPostmortemState(ctx context.Context, id int64, version int, s
 			if err := s.notifyPostmortemPublished(tx, id); err != nil {
 				return err
 			}
+		}
+		if override != nil && state == PostmortemPublished {
+			before["published_over_findings"], after["published_over_findings"] = nil, override.Findings
+			before["publish_anyway_reason"], after["publish_anyway_reason"] = nil, override.Reason
 		}
 		if err := audit(tx, ActionUpdate, EntityIncident, id, id, before, after); err != nil {
 			return err

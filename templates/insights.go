@@ -20,6 +20,7 @@ type InsightsForm struct {
 	Interval, GroupBy, Figure                                    string
 	// Sources is "machine" to keep the figures whose milestones no person typed.
 	Sources string
+	NearMisses                                                   string // "", "include" or "only"
 }
 
 // Query is the filter as URL parameters, empty ones left out: the CSV links and the API carry it.
@@ -29,6 +30,7 @@ func (f InsightsForm) Query() url.Values {
 		{"from", f.From}, {"to", f.To}, {"severity", f.Severity}, {"service", f.Service}, {"region", f.Region},
 		{"detection_method", f.DetectionMethod}, {"factor", f.Factor}, {"interval", f.Interval}, {"group_by", f.GroupBy}, {"figure", f.Figure},
 		{"milestone_sources", f.Sources},
+		{"near_misses", f.NearMisses},
 	} {
 		if kv[1] != "" {
 			q.Set(kv[0], kv[1])
@@ -563,4 +565,11 @@ func fitText(s string, width float64) string {
 		r = r[:len(r)-1]
 	}
 	return strings.TrimSpace(string(r)) + "…"
+}
+
+// WithNearMisses is the filter's address with near misses counted in the figures.
+func (f InsightsForm) WithNearMisses() string {
+	q := f.Query()
+	q.Set("near_misses", "include")
+	return "/insights?" + q.Encode()
 }

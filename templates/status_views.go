@@ -117,6 +117,11 @@ type PostmortemPreviewView struct {
 	Versions  []models.PostmortemVersion
 	StatusURL string
 	Error     string
+	// Findings are what the completeness check found missing or doubtful; publishing over them
+	// takes "publish anyway" and a reason (Reason as typed, ReasonError beside it).
+	Findings    []models.Finding
+	Reason      string
+	ReasonError string
 }
 
 // SettingsView is the admin page for the status page's settings.
@@ -257,4 +262,19 @@ func DiffMark(l models.DiffLine) string {
 		return "⋯"
 	}
 	return string(l.Op)
+}
+
+// findingLink is where a completeness finding is fixed: the edit form's field, or the incident
+// page's list it concerns.
+func findingLink(id int64, f models.Finding) string {
+	base := "/incidents/" + Itoa(id)
+	switch f.Field {
+	case "impact_windows":
+		return base + "#windows"
+	case "follow_ups":
+		return base + "#follow-ups"
+	case "timeline":
+		return base + "#timeline"
+	}
+	return base + "/edit#" + f.Field
 }

@@ -151,6 +151,11 @@ type IncidentFormValues struct {
 	// Pasted holds, by milestone, the value read from pasted text: saved unchanged, the
 	// milestone's source is the pasted text, not the person.
 	Pasted map[string]string
+	// NearMiss, Template and Sections: no customer impact; the template chosen ("" for the
+	// severity's default); the template's extra sections as typed.
+	NearMiss bool
+	Template string
+	Sections []models.SectionInput
 }
 
 // IncidentForm is the new and the edit incident page.
@@ -172,6 +177,39 @@ type IncidentForm struct {
 	// Similar lists earlier incidents like the one being filed, once asked for.
 	Similar      []models.Similar
 	SimilarAsked bool
+	// Templates are the templates offered; UsedTemplate is the one the form follows (its own or
+	// the severity's default), nil for none; Previews holds the rendered Markdown of each field
+	// whose preview was asked for without JavaScript.
+	Templates    []models.PostmortemTemplate
+	UsedTemplate *models.PostmortemTemplate
+	Previews     map[string]string
+	// PreviewAction is where a preview button posts the form.
+	PreviewAction string
+}
+
+// Prompt is the template's prompt for a section, or "".
+func (f IncidentForm) Prompt(slug string) string {
+	if s := f.UsedTemplate.Section(slug); s != nil {
+		return s.Prompt
+	}
+	return ""
+}
+
+// Heading is the template's heading for one of the incident's own sections, else its label.
+func (f IncidentForm) Heading(slug string) string {
+	if s := f.UsedTemplate.Section(slug); s != nil && s.Heading != "" {
+		if s.Heading != models.CoreSectionLabels[slug] {
+			return s.Heading + " (" + models.CoreSectionLabels[slug] + ")"
+		}
+		return s.Heading
+	}
+	return models.CoreSectionLabels[slug]
+}
+
+// Required tells whether the template asks for a section before publishing.
+func (f IncidentForm) Required(slug string) bool {
+	s := f.UsedTemplate.Section(slug)
+	return s != nil && s.Required
 }
 
 // ConflictField is one field of an edit that collided with someone else's save.
@@ -462,4 +500,52 @@ func IntegrationKindOptions() []Option {
 		{models.IntegrationAlertmanager, "Prometheus Alertmanager"}, {models.IntegrationGrafana, "Grafana alerting"},
 		{models.IntegrationPagerDuty, "PagerDuty (v3 webhooks)"}, {models.IntegrationGeneric, "Generic JSON"},
 	}
+}
+
+// PromptFor is the template's prompt for a form field: a core section's name, or section-<slug>.
+func (f IncidentForm) PromptFor(field string) string {
+	return f.Prompt(strings.TrimPrefix(field, "section-"))
+}
+
+// RequiredField tells whether the template asks for a form field's section before publishing.
+func (f IncidentForm) RequiredField(field string) bool {
+	return f.Required(strings.TrimPrefix(field, "section-"))
+}
+
+// SectionVisibility says, for a template's extra section, whether it is published.
+func (f IncidentForm) SectionVisibility(field string) string {
+	slug, ok := strings.CutPrefix(field, "section-")
+	if !ok {
+		return ""
+	}
+	for _, s := range f.Values.Sections {
+		if s.Slug == slug {
+			if s.Public {
+				return "Published"
+			}
+			return "Internal"
+		}
+	}
+	return ""
+}
+
+func sectionPublic(s models.TemplateSection) string {
+	if models.IsCoreSection(s.Slug) {
+		return "As the incident’s own"
+	}
+	return yesNo(s.Public)
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "Yes"
+	}
+	return "No"
+}
+
+func sectionAt(list []models.TemplateSectionInput, n int) models.TemplateSectionInput {
+	if n < len(list) {
+		return list[n]
+	}
+	return models.TemplateSectionInput{}
 }

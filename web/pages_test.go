@@ -230,7 +230,7 @@ func ownPicture(tok html.Token) bool {
 // Content-Security-Policy, from an injected <script>.
 func ownScript(tok html.Token) bool {
 	for _, attr := range tok.Attr {
-		if attr.Key == "src" && attr.Val == "/static/forms.js" {
+		if attr.Key == "src" && (attr.Val == "/static/forms.js" || attr.Val == "/static/htmx.min.js") {
 			return true
 		}
 	}

@@ -40,7 +40,13 @@ func (a *app) setState(path, state string) response {
 	if preview.status != http.StatusOK {
 		t.Fatalf("preview: status %d", preview.status)
 	}
-	return a.post(path+"/postmortem/state", url.Values{"state": {state}, "version": {pageVersion(t, preview)}})
+	form := url.Values{"state": {state}, "version": {pageVersion(t, preview)}}
+	if state == "published" {
+		// Publishing over the completeness check's findings; TestPublishOverFindings tests it.
+		form.Set("publish_anyway", "true")
+		form.Set("reason", "The test publishes over the completeness check.")
+	}
+	return a.post(path+"/postmortem/state", form)
 }
 
 func TestPublishingWorkflow(t *testing.T) {
@@ -66,7 +72,7 @@ func TestPublishingWorkflow(t *testing.T) {
 	check(t, "unknown state", admin.setState(path, "shipped"), http.StatusUnprocessableEntity, nil, nil)
 	preview := admin.get(path + "/postmortem")
 	check(t, "admin preview", preview, http.StatusOK, []string{"Publish</button>", "Not published yet", "Detected 3 days 54 minutes after impact began."}, nil)
-	check(t, "admin publishes", admin.post(path+"/postmortem/state", url.Values{"state": {"published"}, "version": {pageVersion(t, preview)}}), http.StatusSeeOther, nil, nil)
+	check(t, "admin publishes", admin.post(path+"/postmortem/state", url.Values{"state": {"published"}, "publish_anyway": {"true"}, "reason": {"The test publishes over the completeness check."}, "version": {pageVersion(t, preview)}}), http.StatusSeeOther, nil, nil)
 
 	// The preview was exactly what went out.
 	public := anonymous.get("/status" + path)
@@ -117,7 +123,7 @@ func TestPublishingNeedsTheVersionPreviewed(t *testing.T) {
 	preview := admin.get(path + "/postmortem")
 	edit := admin.get(path + "/edit")
 	check(t, "edit", admin.post(path+"/edit", with(seed000Form(), "public", "true", "version", pageVersion(t, edit), "root_cause", "Changed after the preview.")), http.StatusSeeOther, nil, nil)
-	r := admin.post(path+"/postmortem/state", url.Values{"state": {"published"}, "version": {pageVersion(t, preview)}})
+	r := admin.post(path+"/postmortem/state", url.Values{"state": {"published"}, "publish_anyway": {"true"}, "reason": {"The test publishes over the completeness check."}, "version": {pageVersion(t, preview)}})
 	check(t, "stale publish", r, http.StatusConflict, []string{"changed since you opened this page", "Changed after the preview."}, nil)
 	check(t, "nothing went out", admin.anonymous().get("/status"+path), http.StatusOK, nil, []string{"Changed after the preview."})
 }

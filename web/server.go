@@ -279,6 +279,9 @@ func routes(r router, h *handlers.Handlers) {
 	r.post("/admin/webhooks/:id", Admin, h.WebhookUpdate)
 	r.post("/admin/webhooks/:id/delete", Admin, h.WebhookDelete)
 	r.post("/admin/webhooks/:id/deliveries/:delivery/redeliver", Admin, h.WebhookRedeliver)
+	r.get("/admin/templates", Admin, h.TemplateList)
+	r.post("/admin/templates", Admin, h.TemplateCreate)
+	r.post("/admin/templates/defaults", Admin, h.TemplateDefaults)
 	r.get("/admin/trash", Admin, h.TrashList)
 	r.post("/admin/trash/:id/restore", Admin, h.IncidentRestore)
 
@@ -295,11 +298,13 @@ func routes(r router, h *handlers.Handlers) {
 	r.get("/incidents/new", Responder, h.IncidentNew)
 	r.post("/incidents/new/similar", Responder, h.IncidentSimilar)
 	r.post("/incidents/new/paste", Responder, h.IncidentPaste)
+	r.post("/incidents/new/preview", Responder, h.MarkdownPreview) // renders Markdown, saves nothing
 	r.post("/incidents", Responder, h.IncidentCreate)
 	r.get("/incidents/:id", Viewer, h.IncidentShow)
 	r.get("/incidents/:id/history", Viewer, h.IncidentHistory)
 	r.get("/incidents/:id/edit", Responder, h.IncidentEdit)
 	r.post("/incidents/:id/edit", Responder, h.IncidentUpdate)
+	r.post("/incidents/:id/preview", Responder, h.MarkdownPreview) // renders Markdown, saves nothing
 	// Every delete asks first: GET on its address is the confirmation page, POST deletes.
 	r.get("/incidents/:id/delete", Responder, h.IncidentDeleteConfirm)
 	r.post("/incidents/:id/delete", Responder, h.IncidentDelete) // a published one needs admin

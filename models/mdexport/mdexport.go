@@ -24,6 +24,9 @@ func Render(inc *models.Incident) string {
 	section(&b, "Detection", userText(inc.Detection))
 	section(&b, "Response", userText(inc.Response))
 	section(&b, "Lessons", userText(inc.Lessons))
+	for _, sec := range inc.Sections {
+		section(&b, inline(sec.Heading), userText(sec.Body))
+	}
 	timeline(&b, inc, false)
 	followUps(&b, inc, false)
 	return finish(&b)
@@ -59,6 +62,11 @@ func publicSections(b *strings.Builder, inc *models.Incident, withTimeline bool)
 	section(b, "Root Cause", userText(inc.RootCause))
 	section(b, "Detection", userText(inc.Detection))
 	section(b, "Response", userText(inc.Response))
+	for _, sec := range inc.Sections {
+		if sec.Public {
+			section(b, inline(sec.Heading), userText(sec.Body))
+		}
+	}
 	if withTimeline {
 		timeline(b, inc, true)
 	}

@@ -64,6 +64,9 @@ func Published(p models.PublicPostmortem, loc *time.Location) string {
 	paragraph(&response, strings.Join(figures, " "))
 	paragraph(&response, userText(p.Response))
 	section(&b, "Response", response.String())
+	for _, sec := range p.Sections {
+		section(&b, inline(sec.Heading), userText(sec.Body))
+	}
 
 	var followUps strings.Builder
 	for _, f := range p.FollowUps {

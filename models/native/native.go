@@ -96,6 +96,11 @@ type incident struct {
 	FollowUps       []followUp `json:"follow_ups"`
 	// Links are the links from this incident to others.
 	Links []link `json:"links"`
+	// NearMiss, Template and Sections: a near miss had no customer impact; the template the
+	// postmortem follows and its sections beyond the incident's own. Absent when unset.
+	NearMiss bool                     `json:"near_miss,omitempty"`
+	Template string                   `json:"template,omitempty"`
+	Sections []models.IncidentSection `json:"sections,omitempty"`
 	// PostmortemVersions are the published versions of its postmortem, oldest first. Absent
 	// when there are none, and in exports made before versions were exported.
 	PostmortemVersions []publication `json:"postmortem_versions,omitempty"`
@@ -110,6 +115,31 @@ type publication struct {
 	PublishedByID *int64    `json:"published_by_id,omitempty"`
 	PublishedBy   string    `json:"published_by"`
 	Body          string    `json:"body"`
+}
+
+// template is a postmortem template an admin wrote, with its sections; the built-in ones are
+// not exported.
+type template struct {
+	Slug        string            `json:"slug"`
+	Name        string            `json:"name"`
+	Description string            `json:"description,omitempty"`
+	CreatedAt   time.Time         `json:"created_at"`
+	UpdatedAt   time.Time         `json:"updated_at"`
+	Sections    []templateSection `json:"sections"`
+}
+
+type templateSection struct {
+	Slug     string `json:"slug"`
+	Heading  string `json:"heading"`
+	Prompt   string `json:"prompt,omitempty"`
+	Public   bool   `json:"public,omitempty"`
+	Required bool   `json:"required,omitempty"`
+}
+
+// templateDefault is the template a severity starts with.
+type templateDefault struct {
+	Severity string `json:"severity"`
+	Template string `json:"template"`
 }
 
 // setting is one stored site setting; settings never saved are absent and take their defaults.
@@ -217,6 +247,10 @@ func Export(ctx context.Context, store *models.Store, w io.Writer) error {
 	for _, st := range settings {
 		settingRows = append(settingRows, setting{st.Key, st.Value})
 	}
+	templates, defaults, err := exportTemplates(ctx, store)
+	if err != nil {
+		return err
+	}
 	fmt.Fprintf(out, "{\n  \"format\": %q,\n  \"format_version\": %d,\n", Format, FormatVersion)
 	if err := writeList(out, "services", names, false); err != nil {
 		return err
@@ -228,6 +262,12 @@ func Export(ctx context.Context, store *models.Store, w io.Writer) error {
 		return err
 	}
 	if err := writeList(out, "settings", settingRows, false); err != nil {
+		return err
+	}
+	if err := writeList(out, "templates", templates, false); err != nil {
+		return err
+	}
+	if err := writeList(out, "template_defaults", defaults, false); err != nil {
 		return err
 	}
 	out.WriteString("  \"incidents\": [")
@@ -339,6 +379,7 @@ func fromModel(inc *models.Incident) incident {
 		CreatedAt: instant(inc.CreatedAt), UpdatedAt: instant(inc.UpdatedAt),
 		Services: inc.ServiceNames(), Regions: inc.RegionNames(), Factors: inc.FactorSlugs(),
 		Timeline: []event{}, ImpactWindows: []window{}, FollowUps: []followUp{}, Links: []link{},
+		NearMiss: inc.NearMiss, Template: inc.TemplateSlug, Sections: inc.Sections,
 	}
 	if inc.DeletedAt.Valid {
 		out.DeletedAt = instantPtr(&inc.DeletedAt.Time)
@@ -395,6 +436,7 @@ func read(ctx context.Context, store *models.Store, r io.Reader, name string) (S
 	var sawFactors bool
 	ids := refs{services: map[string]int64{}, regions: map[string]int64{}, factors: map[string]int64{}}
 	pub := &publishing{keys: map[string]bool{}}
+	var restored models.Snapshot
 	sawIncidents := false
 	for dec.More() {
 		tok, err := dec.Token()
@@ -416,6 +458,10 @@ func read(ctx context.Context, store *models.Store, r io.Reader, name string) (S
 			err = decodeFactors(dec, &factors, ids.factors)
 		case "settings":
 			err = pub.decodeSettings(dec)
+		case "templates":
+			err = decodeTemplates(dec, &restored)
+		case "template_defaults":
+			err = decodeTemplateDefaults(dec, &restored)
 		case "incidents":
 			if format != Format {
 				return summary, fail("not a Hindsight export: format is %q, want %q first", format, Format)
@@ -430,6 +476,7 @@ func read(ctx context.Context, store *models.Store, r io.Reader, name string) (S
 				Regions:   toRegions(regions),
 				Incidents: readIncidents(dec, name, ids, &links, pub, &summary),
 				History:   readRest(dec, name, pub, &summary),
+				Templates: restored.Templates, TemplateDefaults: restored.TemplateDefaults,
 			}
 			// The links are known once the incidents are read; the store reads them after.
 			snap.Links = func(yield func(models.IncidentLink) bool) {
@@ -706,12 +753,12 @@ func toModel(in incident, ids refs) (*models.Incident, models.FieldErrors) {
 	if in.ID <= 0 {
 		errs.Add("id", "Every incident needs a positive id.")
 	}
-	errs = append(errs, models.Validate(models.IncidentInput{
+	errs = append(errs, models.ValidateIncident(models.IncidentInput{
 		Title: in.Title, Summary: in.Summary, Severity: in.Severity, Status: in.Status,
 		DetectionMethod: in.DetectionMethod, CustomerImpact: in.CustomerImpact, RootCause: in.RootCause,
 		Trigger: in.Trigger, Detection: in.Detection, Response: in.Response, Lessons: in.Lessons,
 		TimeZone: in.TimeZone, PostmortemState: in.PostmortemState, Services: in.Services, Regions: in.Regions,
-		Factors: in.Factors,
+		Factors: in.Factors, Template: in.Template, Sections: sectionInputs(in.Sections),
 	})...)
 	inc := &models.Incident{
 		ID: in.ID, Title: in.Title, Summary: in.Summary, Severity: in.Severity, Status: in.Status,
@@ -722,6 +769,7 @@ func toModel(in incident, ids refs) (*models.Incident, models.FieldErrors) {
 		PostmortemState: in.PostmortemState, PublishedAt: in.PublishedAt, Public: in.Public,
 		Source: in.Source, ExternalID: in.ExternalID, Version: in.Version,
 		CreatedAt: in.CreatedAt, UpdatedAt: in.UpdatedAt,
+		NearMiss: in.NearMiss, TemplateSlug: in.Template, Sections: in.Sections,
 	}
 	if in.DeletedAt != nil {
 		inc.DeletedAt.Time, inc.DeletedAt.Valid = *in.DeletedAt, true

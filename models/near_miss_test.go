@@ -1,0 +1,124 @@
+package models_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"hindsight/models"
+	"hindsight/models/storetest"
+)
+
+// Near misses stay out of the insights' figures unless asked for, and are counted apart; the
+// store's cached copy and a fresh computation from SQL agree, and turning an incident into a near
+// miss moves the cached result.
+func TestInsightsCountNearMissesApart(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *models.Store) {
+		ctx := context.Background()
+		start := time.Date(2026, 3, 9, 16, 0, 0, 0, time.UTC)
+		create := func(detectAfter time.Duration, nearMiss bool) *models.Incident {
+			detected := start.Add(detectAfter)
+			inc, err := s.CreateIncident(ctx, models.IncidentInput{Title: "Probe", Severity: "sev2", Status: "resolved", TimeZone: "UTC",
+				PostmortemState: "none", NearMiss: nearMiss, Milestones: models.Milestones{StartedAt: &start, DetectedAt: &detected}}, models.Children{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return inc
+		}
+		create(10*time.Minute, false)
+		create(20*time.Minute, false)
+		near := create(5*time.Hour, true)
+		check := func(step string, f models.InsightsFilter, incidents, nearMisses int, median float64) {
+			t.Helper()
+			for name, compute := range map[string]func(context.Context, models.InsightsFilter) (*models.Insights, error){
+				"cached": s.Insights, "computed": s.ComputeInsights,
+			} {
+				got, err := compute(ctx, f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got.Incidents != incidents || got.NearMisses != nearMisses || got.Figure(models.FigureDetect).Median != median {
+					t.Errorf("%s (%s): %d incidents, %d near misses apart, median detection %v; want %d, %d, %v", step, name,
+						got.Incidents, got.NearMisses, got.Figure(models.FigureDetect).Median, incidents, nearMisses, median)
+				}
+			}
+		}
+		check("default", models.InsightsFilter{}, 2, 1, 900)
+		check("included", models.InsightsFilter{NearMisses: models.NearMissesInclude}, 3, 0, 1200)
+		check("only", models.InsightsFilter{NearMisses: models.NearMissesOnly}, 1, 0, 18000)
+		check("by severity", models.InsightsFilter{Severity: "sev2"}, 2, 1, 900)
+		check("another severity", models.InsightsFilter{Severity: "sev1"}, 0, 0, 0)
+
+		in := models.IncidentInput{Title: "Probe", Severity: "sev2", Status: "resolved", TimeZone: "UTC", PostmortemState: "none",
+			NearMiss: false, Milestones: near.Milestones()}
+		if _, err := s.UpdateIncident(ctx, near.ID, near.Version, in, models.Children{}); err != nil {
+			t.Fatal(err)
+		}
+		check("no longer a near miss", models.InsightsFilter{}, 3, 0, 1200)
+	})
+}
+
+// Which fixes held: a "prevent" fix for cold caches that an incident came back after, a "detect"
+// fix for it that only a near miss came back after, and a fix for another factor that held.
+func TestFixesHeldReport(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *models.Store) {
+		ctx := context.Background()
+		for _, name := range []string{"Probe caches", "Probe certs"} {
+			if _, err := s.SaveFactor(ctx, 0, models.FactorInput{Name: name, Slug: strings.ReplaceAll(models.Slugify(name), "_", "-")}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		day := func(n int) *time.Time { d := time.Date(2026, 1, n, 12, 0, 0, 0, time.UTC); return &d }
+		create := func(n int, factor string, nearMiss bool, fixes ...models.FollowUpInput) {
+			t.Helper()
+			children := models.Children{}
+			if len(fixes) > 0 {
+				children.FollowUps = &fixes
+			}
+			_, err := s.CreateIncident(ctx, models.IncidentInput{Title: "Probe", Severity: "sev2", Status: "resolved", TimeZone: "UTC",
+				PostmortemState: "none", NearMiss: nearMiss, Factors: []string{factor}, Milestones: models.Milestones{StartedAt: day(n)}}, children)
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		fix := func(kind, factor string, done int) models.FollowUpInput {
+			return models.FollowUpInput{Title: "Fix " + kind, Kind: kind, Priority: "p2", Status: "done", DoneAt: day(done), Factors: []string{factor}}
+		}
+		create(1, "probe-caches", false, fix("prevent", "probe-caches", 2))
+		create(5, "probe-caches", false, fix("detect", "probe-caches", 6))
+		create(9, "probe-caches", true) // a near miss after both fixes
+		create(3, "probe-certs", false, fix("process", "probe-certs", 4))
+		report, err := s.FixesHeldReport(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string][3]int{}
+		for _, r := range report.Rows {
+			got[r.Factor.Slug+"/"+r.Kind] = [3]int{r.Fixes, r.CameBack, r.NearMissAfter}
+		}
+		want := map[string][3]int{
+			"probe-caches/prevent": {1, 1, 0}, "probe-caches/detect": {1, 0, 1}, "probe-certs/process": {1, 0, 0},
+		}
+		if len(got) != len(want) {
+			t.Fatalf("rows = %v, want %v", got, want)
+		}
+		for k, w := range want {
+			if got[k] != w {
+				t.Errorf("%s = %v, want %v (fixes, came back, near miss after)", k, got[k], w)
+			}
+		}
+		if len(report.ByKind) != 3 || report.ByKind[0].Kind != "prevent" || report.ByKind[0].Held() != 0 || report.ByKind[1].Held() != 1 {
+			t.Errorf("by kind = %+v", report.ByKind)
+		}
+		var cold int64
+		for _, r := range report.Rows {
+			if r.Factor.Slug == "probe-caches" {
+				cold = r.Factor.ID
+			}
+		}
+		if report.NearMisses[cold] != 1 {
+			t.Errorf("near misses of cold caches = %d, want 1", report.NearMisses[cold])
+		}
+	})
+}
