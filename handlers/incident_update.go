@@ -21,7 +21,7 @@ func (h *Handlers) IncidentUpdate(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	values, in, errs := incidentForm(form)
+	values, in, _, errs := incidentForm(form)
 	version := formVersion(form)
 	if len(errs) == 0 {
 		if err := h.guardStoredPublish(c, id, in.PostmortemState, in.Public); err != nil {

@@ -3,6 +3,7 @@ package models
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"gorm.io/gorm"
@@ -264,6 +265,9 @@ func followUpRow(incidentID int64, in FollowUpInput, previous *FollowUp) FollowU
 
 func insertFollowUp(tx *gorm.DB, incidentID int64, in FollowUpInput) (*FollowUp, error) {
 	f := followUpRow(incidentID, in, nil)
+	if err := resolveOwner(tx, &f); err != nil {
+		return nil, err
+	}
 	if err := tx.Omit(clause.Associations).Create(&f).Error; err != nil {
 		return nil, fmt.Errorf("insert follow-up: %w", err)
 	}
@@ -271,6 +275,26 @@ func insertFollowUp(tx *gorm.DB, incidentID int64, in FollowUpInput) (*FollowUp,
 		return nil, err
 	}
 	return &f, audit(tx, ActionCreate, EntityFollowUp, f.ID, incidentID, nil, followUpFields(&f, uniqueNames(in.Factors)))
+}
+
+// resolveOwner makes a follow-up's owner the account it names, by email or by name (ignoring
+// case), when exactly one enabled account matches: the owner is then stored as that account's
+// id and email. Any other text stays a name for someone without an account.
+func resolveOwner(tx *gorm.DB, f *FollowUp) error {
+	f.OwnerID = nil
+	owner := strings.TrimSpace(f.Owner)
+	if owner == "" {
+		return nil
+	}
+	var users []User
+	if err := tx.Select("id", "email").Where("disabled_at IS NULL AND (LOWER(email) = LOWER(?) OR LOWER(name) = LOWER(?))", owner, owner).
+		Limit(2).Find(&users).Error; err != nil {
+		return fmt.Errorf("match follow-up owner: %w", err)
+	}
+	if len(users) == 1 {
+		f.OwnerID, f.Owner = &users[0].ID, users[0].Email
+	}
+	return nil
 }
 
 func setFollowUpFactors(tx *gorm.DB, followUpID int64, slugs []string) error {
@@ -303,6 +327,9 @@ func (s *Store) UpdateFollowUp(ctx context.Context, incidentID, id int64, versio
 		}
 		row := followUpRow(incidentID, in, &current)
 		row.ID, row.Version = id, current.Version+1
+		if err := resolveOwner(tx, &row); err != nil {
+			return err
+		}
 		if err := updateChild(tx.Where("version = ?", current.Version), incidentID, id, &row, "follow-up"); err != nil {
 			return err
 		}

@@ -34,6 +34,9 @@ type IncidentInput struct {
 	Regions         []string `json:"regions" validate:"max=50,dive,required,max=100"`
 	Factors         []string `json:"factors" validate:"max=50,dive,required,max=60"`
 	Milestones      Milestones
+	// MilestoneDays names the milestones known only to the day ("triggered_at"); their figures
+	// are approximate.
+	MilestoneDays []string `json:"milestone_days" validate:"max=6,dive,oneof=triggered_at started_at detected_at acknowledged_at mitigated_at resolved_at"`
 	// Source and ExternalID mark an imported record so a re-import finds it; set only on create.
 	Source     string `json:"-"`
 	ExternalID string `json:"-"`

@@ -63,6 +63,8 @@ type Incident struct {
 	AcknowledgedAt  *time.Time
 	MitigatedAt     *time.Time
 	ResolvedAt      *time.Time
+	// MilestoneDays names, comma-separated, the milestones known only to the day.
+	MilestoneDays   string
 	PostmortemState string
 	PublishedAt     *time.Time
 	Public          bool
@@ -144,6 +146,9 @@ type FollowUp struct {
 	Kind         string
 	Priority     string
 	Owner        string
+	// OwnerID is the owner's account when the owner typed is one (its email or name); Owner
+	// then holds the account's email, which "Mine" and the per-owner calendar match.
+	OwnerID      *int64
 	DueOn        *time.Time
 	Status       string
 	DoneAt       *time.Time
