@@ -85,6 +85,14 @@ func fillFromDraft(values *templates.IncidentFormValues, view *templates.PasteVi
 	section("detection", "Detection", inc.Detection, &values.Detection)
 	section("response", "Response", inc.Response, &values.Response)
 	section("lessons", "Lessons", inc.Lessons, &values.Lessons)
+	draftRows(values, d, zone)
+	view.Updates, view.Windows, view.FollowUps = len(values.Timeline), len(values.Windows), len(values.FollowUps)
+}
+
+// draftRows puts the draft's timeline entries, impact windows and follow-ups into the form's
+// rows, each kept unless the user unticks it.
+func draftRows(values *templates.IncidentFormValues, d pmparse.Draft, zone *time.Location) {
+	inc := d.Incident
 	for n, e := range inc.Timeline {
 		values.Timeline = append(values.Timeline, templates.EventRow{
 			At: templates.LocalInput(&e.At, zone), Kind: e.Kind, Status: e.Status, Body: e.Body,
@@ -103,7 +111,6 @@ func fillFromDraft(values *templates.IncidentFormValues, view *templates.PasteVi
 			Words: shorten(d.Evidence["follow_ups["+strconv.Itoa(n)+"]"], 160),
 		})
 	}
-	view.Updates, view.Windows, view.FollowUps = len(values.Timeline), len(values.Windows), len(values.FollowUps)
 }
 
 // readPasted reads pasted text: a Statuspage incident as JSON, else prose (pmparse).

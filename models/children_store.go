@@ -350,3 +350,40 @@ func (s *Store) DeleteFollowUp(ctx context.Context, incidentID, id int64) error 
 		return deleteRow(tx, incidentID, id, &FollowUp{}, EntityFollowUp, followUpFields(&current, current.FactorSlugs()))
 	})
 }
+
+// AddChildren appends timeline entries, impact windows and follow-ups to an existing incident in
+// one transaction: pasted text confirmed on the incident page, or a list of follow-ups, one per
+// line. Either all are added or none; the timeline's cap counts what is there already.
+func (s *Store) AddChildren(ctx context.Context, incidentID int64, c Children) error {
+	return s.withIncident(ctx, incidentID, func(tx *gorm.DB) error {
+		if c.Timeline != nil && len(*c.Timeline) > 0 {
+			var n int64
+			if err := tx.Model(&TimelineEvent{}).Where("incident_id = ?", incidentID).Count(&n).Error; err != nil {
+				return fmt.Errorf("count timeline entries: %w", err)
+			}
+			if n+int64(len(*c.Timeline)) > MaxTimelineEvents {
+				return FieldErrors{{Field: "timeline", Message: timelineFullMessage}}
+			}
+			for _, in := range *c.Timeline {
+				if _, err := insertEvent(tx, incidentID, in); err != nil {
+					return err
+				}
+			}
+		}
+		if c.ImpactWindows != nil {
+			for _, in := range *c.ImpactWindows {
+				if _, err := insertWindow(tx, incidentID, in); err != nil {
+					return err
+				}
+			}
+		}
+		if c.FollowUps != nil {
+			for _, in := range *c.FollowUps {
+				if _, err := insertFollowUp(tx, incidentID, in); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+}

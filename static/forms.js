@@ -95,3 +95,35 @@
     zone.addEventListener("change", follow);
   });
 })();
+
+// The add forms on the incident page save through htmx (static/htmx.min.js) and get their section
+// back in place with the new row: put the focus in the first field of the form that saved, so the
+// next entry can be typed at once. In a text area Enter is a new line; Ctrl+Enter (⌘+Enter) saves.
+(function () {
+  "use strict";
+  document.addEventListener("htmx:afterSettle", function () {
+    // An outerHTML swap replaced the target, so the section that came back is looked up anew.
+    var section = document.querySelector("section[data-added]");
+    if (!section) {
+      return;
+    }
+    section.removeAttribute("data-added");
+    var form = section.querySelector("details.add[open] form[data-add-form]");
+    var first = form && form.querySelector("input:not([type=hidden]):not([type=checkbox]), select, textarea");
+    if (first) {
+      first.focus();
+    }
+  });
+  document.addEventListener("keydown", function (event) {
+    var el = event.target;
+    if (event.key !== "Enter" || !(event.ctrlKey || event.metaKey) || !el.form || el.tagName !== "TEXTAREA") {
+      return;
+    }
+    event.preventDefault();
+    if (el.form.requestSubmit) {
+      el.form.requestSubmit();
+    } else {
+      el.form.submit();
+    }
+  });
+}());

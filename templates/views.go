@@ -282,6 +282,16 @@ type IncidentView struct {
 	Warnings []models.OrderWarning
 	Now      time.Time
 
+	// Focus names the section whose add form just saved through htmx: its form comes back open,
+	// empty and focused.
+	Focus string
+	// Owners are the accounts offered as follow-up owners.
+	Owners []Option
+	// BulkText and BulkError are the list of follow-ups, one per line, that did not save.
+	BulkText, BulkError string
+	// Paste is the paste box for adding status updates and follow-ups to this incident.
+	Paste IncidentPaste
+
 	// The add forms, and the edit form currently open (ID 0 when none).
 	NewEvent     ChildForm[EventFormValues]
 	EditEvent    ChildForm[EventFormValues]
