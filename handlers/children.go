@@ -97,10 +97,10 @@ type childForm[V, I any] struct {
 	// save writes the record (id 0: a new one) and returns its id.
 	save func(ctx context.Context, incidentID, id int64, in I) (int64, error)
 	// place puts the failed form back on the page: the add form, or the edit form in place.
-	place  func(v *templates.IncidentView, f templates.ChildForm[V])
+	place   func(v *templates.IncidentView, f templates.ChildForm[V])
 	anchor  string // the record's element id prefix, e.g. "event"
 	section string // the incident page section its list is in, e.g. "timeline"
-	what   string // the record in words, for errors
+	what    string // the record in words, for errors
 }
 
 // childSave handles the add and edit forms of timeline entries and impact windows: read,

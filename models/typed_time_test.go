@@ -9,10 +9,10 @@ func TestParseTyped(t *testing.T) {
 	london, _ := time.LoadLocation("Europe/London")
 	day := time.Date(2026, 3, 12, 10, 0, 0, 0, time.UTC)
 	cases := []struct {
-		text string
-		loc  *time.Location
-		want time.Time
-		prec Precision
+		text  string
+		loc   *time.Location
+		want  time.Time
+		prec  Precision
 		shown string
 	}{
 		{"2026-03-12 16:54", time.UTC, time.Date(2026, 3, 12, 16, 54, 0, 0, time.UTC), PrecisionMinute, "12 Mar 2026 16:54 UTC"},
