@@ -82,9 +82,16 @@
       if (chosen || !at.value || zone.value !== form.dataset.zone) {
         return;
       }
+      // The field takes typed text ("16:54", "Mar 12, 2026 4:54 PM"); static/when.js reads it.
+      var typed = at.value;
+      var read = window.hindsightReadTime && window.hindsightReadTime(typed, at.dataset.day);
+      if (read) {
+        var two = function (n) { return (n < 10 ? "0" : "") + n; };
+        typed = read.y + "-" + two(read.mo) + "-" + two(read.d) + "T" + two(read.h) + ":" + two(read.m);
+      }
       var before = "investigating";
       updates.forEach(function (u) {
-        if (u[0] <= at.value) { // both are local "YYYY-MM-DDTHH:MM" in the incident's zone
+        if (u[0] <= typed) { // both are local "YYYY-MM-DDTHH:MM" in the incident's zone
           before = u[1];
         }
       });

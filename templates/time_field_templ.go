@@ -109,7 +109,7 @@ func TimeInput(id, name, label, value, message, zone, day, dayField string) temp
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 7, "\" autocomplete=\"off\" spellcheck=\"false\" placeholder=\"2026-03-12 16:54\" data-typed-time data-zone=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 7, "\" autocomplete=\"off\" spellcheck=\"false\" placeholder=\"YYYY-MM-DD HH:MM\" data-typed-time data-zone=\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
