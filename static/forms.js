@@ -87,11 +87,11 @@
       var read = window.hindsightReadTime && window.hindsightReadTime(typed, at.dataset.day);
       if (read) {
         var two = function (n) { return (n < 10 ? "0" : "") + n; };
-        typed = read.y + "-" + two(read.mo) + "-" + two(read.d) + "T" + two(read.h) + ":" + two(read.m);
+        typed = read.y + "-" + two(read.mo) + "-" + two(read.d) + " " + two(read.h) + ":" + two(read.m);
       }
       var before = "investigating";
       updates.forEach(function (u) {
-        if (u[0] <= typed) { // both are local "YYYY-MM-DDTHH:MM" in the incident's zone
+        if (u[0] <= typed) { // both are local "YYYY-MM-DD HH:MM" in the incident's zone (LocalInput)
           before = u[1];
         }
       });
