@@ -39,6 +39,14 @@ type apiParsedIncident struct {
 	ResolvedAt      *string             `json:"resolved_at,omitempty"`
 	Timeline        []apiParsedEvent    `json:"timeline,omitempty"`
 	FollowUps       []apiParsedFollowUp `json:"follow_ups,omitempty"`
+	ImpactWindows   []apiParsedWindow   `json:"impact_windows,omitempty"`
+}
+
+type apiParsedWindow struct {
+	StartedAt string `json:"started_at"`
+	EndedAt   string `json:"ended_at"`
+	Level     string `json:"level"`
+	Note      string `json:"note,omitempty"`
 }
 
 type apiParsedEvent struct {
@@ -133,6 +141,9 @@ func apiParsed(d pmparse.Draft, zone string) apiParseOutput {
 	o.AcknowledgedAt, o.MitigatedAt, o.ResolvedAt = stamp("acknowledged_at"), stamp("mitigated_at"), stamp("resolved_at")
 	for _, e := range inc.Timeline {
 		o.Timeline = append(o.Timeline, apiParsedEvent{At: e.At.UTC().Format(time.RFC3339), Kind: e.Kind, Status: e.Status, Body: e.Body, Public: e.Public})
+	}
+	for _, w := range inc.Windows {
+		o.ImpactWindows = append(o.ImpactWindows, apiParsedWindow{StartedAt: w.StartedAt.UTC().Format(time.RFC3339), EndedAt: w.EndedAt.UTC().Format(time.RFC3339), Level: w.Level, Note: w.Note})
 	}
 	for _, f := range inc.FollowUps {
 		o.FollowUps = append(o.FollowUps, apiParsedFollowUp{Title: f.Title, Description: f.Description})

@@ -25,7 +25,37 @@ func (h *Handlers) childFormFailed(c echo.Context, incidentID int64, status int,
 		return err
 	}
 	fill(&view)
+	if isHTMX(c) && view.Open != "" {
+		return render(c, status, templates.IncidentSection(view, sectionOf(view.Open)))
+	}
 	return render(c, status, templates.IncidentPage(view))
+}
+
+// isHTMX tells whether an add form on the incident page posted through htmx, which swaps the
+// section it answers in place instead of loading the page.
+func isHTMX(c echo.Context) bool { return c.Request().Header.Get("HX-Request") == "true" }
+
+// sectionOf is the incident page section an open form belongs to.
+func sectionOf(open string) string {
+	if open == "follow-ups-bulk" {
+		return "follow-ups"
+	}
+	return open
+}
+
+// sectionSaved answers an add form's htmx request: the section again, with the new record in its
+// list and the add form open, empty and focused, so the next one can be typed at once.
+func (h *Handlers) sectionSaved(c echo.Context, incidentID int64, section string) error {
+	inc, err := h.Store.GetIncident(c.Request().Context(), incidentID)
+	if err != nil {
+		return storeError(err, "incident")
+	}
+	view, err := h.incidentView(c, inc)
+	if err != nil {
+		return err
+	}
+	view.Open, view.Focus = section, section
+	return render(c, http.StatusOK, templates.IncidentSection(view, section))
 }
 
 // childIDs reads the incident id and the nested record's id from the path.
@@ -67,9 +97,10 @@ type childForm[V, I any] struct {
 	// save writes the record (id 0: a new one) and returns its id.
 	save func(ctx context.Context, incidentID, id int64, in I) (int64, error)
 	// place puts the failed form back on the page: the add form, or the edit form in place.
-	place  func(v *templates.IncidentView, f templates.ChildForm[V])
-	anchor string // the record's element id prefix, e.g. "event"
-	what   string // the record in words, for errors
+	place   func(v *templates.IncidentView, f templates.ChildForm[V])
+	anchor  string // the record's element id prefix, e.g. "event"
+	section string // the incident page section its list is in, e.g. "timeline"
+	what    string // the record in words, for errors
 }
 
 // childSave handles the add and edit forms of timeline entries and impact windows: read,
@@ -110,6 +141,9 @@ func childSave[V, I any](h *Handlers, c echo.Context, edit bool, f childForm[V, 
 			what = "incident"
 		}
 		return storeError(err, what)
+	}
+	if isHTMX(c) && !edit {
+		return h.sectionSaved(c, incidentID, f.section)
 	}
 	return seeOther(c, incidentURL(incidentID)+"#"+anchor(f.anchor, saved))
 }

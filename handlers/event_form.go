@@ -32,7 +32,7 @@ func (h *Handlers) eventForms() childForm[templates.EventFormValues, models.Even
 			}
 			v.NewEvent, v.Open = f, "timeline"
 		},
-		anchor: "event", what: "timeline entry",
+		anchor: "event", section: "timeline", what: "timeline entry",
 	}
 }
 
@@ -67,6 +67,6 @@ func (h *Handlers) windowForms() childForm[templates.WindowFormValues, models.Wi
 			}
 			v.NewWindow, v.Open = f, "windows"
 		},
-		anchor: "window", what: "impact window",
+		anchor: "window", section: "windows", what: "impact window",
 	}
 }

@@ -33,6 +33,9 @@ func (h *Handlers) FollowUpCreate(c echo.Context) error {
 			if err != nil {
 				return storeError(err, "incident")
 			}
+			if isHTMX(c) {
+				return h.sectionSaved(c, incidentID, "follow-ups")
+			}
 			return seeOther(c, incidentURL(incidentID)+"#"+anchor("follow-up", f.ID))
 		}
 		errs = fe

@@ -15,19 +15,25 @@ import (
 	"hindsight/templates"
 )
 
-// localTime reads a datetime-local value in a zone. Empty means unknown and gives nil.
+// localTime reads a typed time in a zone (models.ParseTyped). Empty means unknown and gives nil.
 func localTime(value string, loc *time.Location, field string, errs *models.FieldErrors) *time.Time {
+	t, _ := typedTime(value, loc, nil, field, errs)
+	return t
+}
+
+// typedTime reads a typed time, a time of day alone falling on day when one is given, and says
+// whether only the day was known. Empty means unknown and gives nil.
+func typedTime(value string, loc *time.Location, day *time.Time, field string, errs *models.FieldErrors) (*time.Time, models.Precision) {
 	value = strings.TrimSpace(value)
 	if value == "" {
-		return nil
+		return nil, models.PrecisionMinute
 	}
-	for _, layout := range []string{templates.LocalInputLayout, "2006-01-02T15:04:05", "2006-01-02 15:04", "2006-01-02 15:04:05"} {
-		if t, err := time.ParseInLocation(layout, value, loc); err == nil {
-			return &t
-		}
+	t, precision, err := models.ParseTyped(value, loc, day)
+	if err != nil {
+		errs.Add(field, models.TypedTimeHint)
+		return nil, models.PrecisionMinute
 	}
-	errs.Add(field, "Not a date and time; use the picker or write 2026-03-12T16:54.")
-	return nil
+	return &t, precision
 }
 
 // formZone reads the time zone field, reporting an unknown one and falling back to UTC meanwhile.
@@ -79,8 +85,9 @@ func formValues(c echo.Context) (url.Values, error) {
 	return form, nil
 }
 
-// incidentForm reads the incident form into what the user typed and what the store takes.
-func incidentForm(form url.Values) (templates.IncidentFormValues, models.IncidentInput, models.FieldErrors) {
+// incidentForm reads the incident form into what the user typed and what the store takes: the
+// incident, and the nested lists the form carries from pasted text (nil when it carries none).
+func incidentForm(form url.Values) (templates.IncidentFormValues, models.IncidentInput, models.Children, models.FieldErrors) {
 	values := templates.IncidentFormValues{
 		Title: strings.TrimSpace(form.Get("title")), Summary: form.Get("summary"), Severity: form.Get("severity"),
 		Status: form.Get("status"), DetectionMethod: form.Get("detection_method"),
@@ -102,9 +109,20 @@ func incidentForm(form url.Values) (templates.IncidentFormValues, models.Inciden
 	loc := formZone(values.TimeZone, &errs)
 	times := make([]*time.Time, len(models.MilestoneNames))
 	pasted := map[string]bool{}
+	// A time of day alone falls on the start's date, so the start is read first.
+	start, startPrecision := typedTime(form.Get("started_at"), loc, nil, "started_at", &errs)
+	var days []string
 	for n, name := range models.MilestoneNames {
 		values.Milestones[name] = form.Get(name)
-		times[n] = localTime(form.Get(name), loc, name, &errs)
+		precision := startPrecision
+		if name == "started_at" {
+			times[n] = start
+		} else {
+			times[n], precision = typedTime(form.Get(name), loc, start, name, &errs)
+		}
+		if times[n] != nil && precision == models.PrecisionDay {
+			days = append(days, name)
+		}
 		if p := form.Get("pasted_" + name); p != "" {
 			if values.Pasted == nil {
 				values.Pasted = map[string]string{}
@@ -125,12 +143,14 @@ func incidentForm(form url.Values) (templates.IncidentFormValues, models.Inciden
 			TriggeredAt: times[0], StartedAt: times[1], DetectedAt: times[2],
 			AcknowledgedAt: times[3], MitigatedAt: times[4], ResolvedAt: times[5],
 		},
-		Origin: models.MilestoneOrigin{Pasted: pasted},
+		Origin:   models.MilestoneOrigin{Pasted: pasted},
 		NearMiss: values.NearMiss, Template: values.Template,
+		MilestoneDays: days,
 	}
 	sections := slices.Clone(values.Sections)
 	in.Sections = &sections
-	return values, in, mergeErrors(errs, models.ValidateIncident(in))
+	children := pastedRows(form, loc, start, &values, &errs)
+	return values, in, children, mergeErrors(errs, models.ValidateIncident(in))
 }
 
 // mergeErrors keeps the first message per field: a parse error explains more than "required".
@@ -157,7 +177,11 @@ func incidentFormValues(inc *models.Incident) templates.IncidentFormValues {
 		NearMiss: inc.NearMiss, Template: inc.TemplateSlug, Sections: models.SectionInputs(inc.Sections),
 	}
 	for n, t := range inc.Milestones().List() {
-		values.Milestones[models.MilestoneNames[n]] = templates.LocalInput(t, loc)
+		name := models.MilestoneNames[n]
+		values.Milestones[name] = templates.LocalInput(t, loc)
+		if t != nil && inc.DayOnly(name) {
+			values.Milestones[name] = t.In(loc).Format(time.DateOnly)
+		}
 	}
 	return values
 }

@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"errors"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
@@ -9,33 +10,42 @@ import (
 	"hindsight/templates"
 )
 
-// IncidentCreate files a new incident from the form, or shows the form again with its errors.
+// IncidentCreate files a new incident from the form, with the status updates, impact windows and
+// follow-ups it carries from pasted text, all in one transaction; or shows the form again with
+// its errors.
 func (h *Handlers) IncidentCreate(c echo.Context) error {
 	form, err := formValues(c)
 	if err != nil {
 		return err
 	}
-	values, in, errs := incidentForm(form)
+	values, in, children, errs := incidentForm(form)
 	laid := templates.IncidentForm{Values: values}
 	if err := h.applyTemplate(c, &laid, &in); err != nil {
 		return err
 	}
 	values = laid.Values
-	if len(errs) > 0 {
+	again := func(errs models.FieldErrors) error {
 		page, err := h.incidentFormPage(c, "File an incident", "/incidents", "/incidents")
 		if err != nil {
 			return err
 		}
-		page.Values, page.Errors, page.Warnings = values, errs, in.Milestones.OrderWarnings()
+		page.Values, page.Errors, page.Warnings, page.ZoneChosen = values, errs, in.Milestones.OrderWarnings(), true
 		if err := h.applyTemplate(c, &page, nil); err != nil {
 			return err
 		}
 		return render(c, http.StatusUnprocessableEntity, templates.IncidentFormPage(page))
 	}
+	if len(errs) > 0 {
+		return again(errs)
+	}
 	if err := publishGuard(c, "none", in.PostmortemState); err != nil {
 		return err
 	}
-	inc, err := h.Store.CreateIncident(c.Request().Context(), in, models.Children{})
+	inc, err := h.Store.CreateIncident(c.Request().Context(), in, children)
+	var refused models.FieldErrors
+	if errors.As(err, &refused) {
+		return again(refused) // the store's own rules: a timeline over its limit, an unknown factor
+	}
 	if err != nil {
 		return err
 	}

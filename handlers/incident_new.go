@@ -15,13 +15,12 @@ func (h *Handlers) IncidentNew(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	form.Values = templates.IncidentFormValues{
-		Severity: "sev2", Status: "investigating", TimeZone: "UTC", PostmortemState: "none",
-		Milestones: map[string]string{},
-	}
+	form.Values = h.newIncidentValues(c)
 	if err := h.applyTemplate(c, &form, nil); err != nil {
 		return err
 	}
+	ctx := templates.WithPaste(c.Request().Context(), templates.PasteView{TimeZone: form.Values.TimeZone})
+	c.SetRequest(c.Request().WithContext(ctx))
 	return render(c, http.StatusOK, templates.IncidentFormPage(form))
 }
 
@@ -40,9 +39,13 @@ func (h *Handlers) incidentFormPage(c echo.Context, title, action, cancel string
 	if err != nil {
 		return templates.IncidentForm{}, err
 	}
+	owners, err := h.ownerOptions(c)
+	if err != nil {
+		return templates.IncidentForm{}, err
+	}
 	return templates.IncidentForm{
 		Page: templates.Page{Title: title, Section: "incidents"}, Action: action, Cancel: cancel,
-		Services: services, Regions: regions, AllFactors: factors,
+		Services: services, Regions: regions, AllFactors: factors, Owners: owners,
 		PreviewAction: previewAction(action),
 	}, nil
 }
@@ -53,4 +56,34 @@ func previewAction(action string) string {
 		return "/incidents/new/preview"
 	}
 	return strings.TrimSuffix(action, "/edit") + "/preview"
+}
+
+// newIncidentValues are an empty incident form's defaults, its time zone the user's own.
+func (h *Handlers) newIncidentValues(c echo.Context) templates.IncidentFormValues {
+	return templates.IncidentFormValues{
+		Severity: "sev2", Status: "investigating", TimeZone: userZone(c), PostmortemState: "none",
+		Milestones: map[string]string{},
+	}
+}
+
+// userZone is the signed-in user's own time zone, UTC until the browser has told it.
+func userZone(c echo.Context) string {
+	if u := CurrentUser(c); u != nil && u.TimeZone != "" {
+		return u.TimeZone
+	}
+	return "UTC"
+}
+
+// ownerOptions lists the enabled accounts as follow-up owners: the email is stored, the name
+// shown beside it.
+func (h *Handlers) ownerOptions(c echo.Context) ([]templates.Option, error) {
+	users, err := h.Store.OwnerAccounts(c.Request().Context())
+	if err != nil {
+		return nil, err
+	}
+	out := make([]templates.Option, len(users))
+	for n, u := range users {
+		out[n] = templates.Option{Value: u.Email, Label: u.Name}
+	}
+	return out, nil
 }

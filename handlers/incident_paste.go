@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -24,10 +25,7 @@ func (h *Handlers) IncidentPaste(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	page.Values = templates.IncidentFormValues{
-		Severity: "sev2", Status: "investigating", TimeZone: "UTC", PostmortemState: "none",
-		Milestones: map[string]string{},
-	}
+	page.Values = h.newIncidentValues(c)
 	view := templates.PasteView{Text: form.Get("paste"), TimeZone: strings.TrimSpace(form.Get("paste_time_zone"))}
 	status := http.StatusOK
 	zone, errs := parseZone(view.TimeZone)
@@ -37,11 +35,11 @@ func (h *Handlers) IncidentPaste(c echo.Context) error {
 	case strings.TrimSpace(view.Text) == "":
 		view.Error, status = "Paste the postmortem or status-page history to read.", http.StatusUnprocessableEntity
 	default:
-		draft, err := pmparse.Parse(view.Text, zone)
+		draft, err := readPasted(view.Text, zone)
 		if err != nil {
 			return err
 		}
-		page.Values.TimeZone = zone.String()
+		page.Values.TimeZone, page.ZoneChosen = zone.String(), true
 		view.Read = true
 		fillFromDraft(&page.Values, &view, draft, zone)
 		page.Warnings = draftWarnings(draft)
@@ -91,14 +89,40 @@ func fillFromDraft(values *templates.IncidentFormValues, view *templates.PasteVi
 	section("detection", "Detection", inc.Detection, &values.Detection)
 	section("response", "Response", inc.Response, &values.Response)
 	section("lessons", "Lessons", inc.Lessons, &values.Lessons)
-	for _, e := range inc.Timeline {
-		if e.Kind == "status_update" {
-			view.Updates = append(view.Updates, e.Status)
-		}
+	draftRows(values, d, zone)
+	view.Updates, view.Windows, view.FollowUps = len(values.Timeline), len(values.Windows), len(values.FollowUps)
+}
+
+// draftRows puts the draft's timeline entries, impact windows and follow-ups into the form's
+// rows, each kept unless the user unticks it.
+func draftRows(values *templates.IncidentFormValues, d pmparse.Draft, zone *time.Location) {
+	inc := d.Incident
+	for n, e := range inc.Timeline {
+		values.Timeline = append(values.Timeline, templates.EventRow{
+			At: templates.LocalInput(&e.At, zone), Kind: e.Kind, Status: e.Status, Body: e.Body,
+			Public: e.Public, Keep: true, Words: shorten(d.Evidence["timeline["+strconv.Itoa(n)+"]"], 160),
+		})
 	}
-	for _, f := range inc.FollowUps {
-		view.FollowUps = append(view.FollowUps, f.Title)
+	for n, w := range inc.Windows {
+		values.Windows = append(values.Windows, templates.WindowRow{
+			StartedAt: templates.LocalInput(&w.StartedAt, zone), EndedAt: templates.LocalInput(&w.EndedAt, zone),
+			Level: w.Level, Note: w.Note, Keep: true, Words: shorten(d.Evidence["windows["+strconv.Itoa(n)+"]"], 160),
+		})
 	}
+	for n, f := range inc.FollowUps {
+		values.FollowUps = append(values.FollowUps, templates.FollowUpRow{
+			Title: shorten(f.Title, 200), Description: f.Description, Kind: "prevent", Priority: "p2", Keep: true,
+			Words: shorten(d.Evidence["follow_ups["+strconv.Itoa(n)+"]"], 160),
+		})
+	}
+}
+
+// readPasted reads pasted text: a Statuspage incident as JSON, else prose (pmparse).
+func readPasted(text string, zone *time.Location) (pmparse.Draft, error) {
+	if d, ok := pmparse.ParseStatuspage(text); ok {
+		return d, nil
+	}
+	return pmparse.Parse(text, zone)
 }
 
 // draftWarnings flags suggested milestones that are out of order, as the form does for typed ones.

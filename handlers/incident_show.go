@@ -126,8 +126,12 @@ func (h *Handlers) incidentView(c echo.Context, inc *models.Incident) (templates
 	if err != nil {
 		return templates.IncidentView{}, err
 	}
+	owners, err := h.ownerOptions(c)
+	if err != nil {
+		return templates.IncidentView{}, err
+	}
 	view := baseIncidentView(inc)
-	view.AllFactors, view.Links, view.Similar = factors, links, similar
+	view.AllFactors, view.Links, view.Similar, view.Owners = factors, links, similar, owners
 	view.NewLink.Values.Kind = "related"
 	return view, nil
 }

@@ -16,7 +16,7 @@ func (h *Handlers) IncidentSimilar(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	values, in, _ := incidentForm(form)
+	values, in, _, _ := incidentForm(form)
 	page, err := h.incidentFormPage(c, "File an incident", "/incidents", "/incidents")
 	if err != nil {
 		return err

@@ -21,7 +21,7 @@ func (h *Handlers) IncidentUpdate(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	values, in, errs := incidentForm(form)
+	values, in, _, errs := incidentForm(form)
 	version := formVersion(form)
 	laid := templates.IncidentForm{Values: values}
 	if err := h.applyTemplate(c, &laid, &in); err != nil {

@@ -28,7 +28,7 @@ func (h *Handlers) MarkdownPreview(c echo.Context) error {
 		}
 		return render(c, http.StatusOK, templates.MarkdownPreviewFragment(field, form.Get(field)))
 	}
-	values, in, errs := incidentForm(form)
+	values, in, _, errs := incidentForm(form)
 	var page templates.IncidentForm
 	id := c.Param("id")
 	if id == "" {

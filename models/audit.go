@@ -161,7 +161,7 @@ func incidentFields(inc *Incident, services, regions, factors []string) fields {
 		"triggered_at": timeField(inc.TriggeredAt), "started_at": timeField(inc.StartedAt),
 		"detected_at": timeField(inc.DetectedAt), "acknowledged_at": timeField(inc.AcknowledgedAt),
 		"mitigated_at": timeField(inc.MitigatedAt), "resolved_at": timeField(inc.ResolvedAt),
-		"postmortem_state": inc.PostmortemState, "published_at": timeField(inc.PublishedAt),
+		"milestone_days": inc.MilestoneDays, "postmortem_state": inc.PostmortemState, "published_at": timeField(inc.PublishedAt),
 		"public": inc.Public, "services": nonNilNames(services), "regions": nonNilNames(regions),
 		"factors": nonNilNames(factors), "near_miss": inc.NearMiss, "template": inc.TemplateSlug,
 	}

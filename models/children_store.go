@@ -3,6 +3,7 @@ package models
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"gorm.io/gorm"
@@ -300,6 +301,9 @@ func followUpRow(incidentID int64, in FollowUpInput, previous *FollowUp) FollowU
 
 func insertFollowUp(tx *gorm.DB, incidentID int64, in FollowUpInput) (*FollowUp, error) {
 	f := followUpRow(incidentID, in, nil)
+	if err := resolveOwner(tx, &f); err != nil {
+		return nil, err
+	}
 	if err := tx.Omit(clause.Associations).Create(&f).Error; err != nil {
 		return nil, fmt.Errorf("insert follow-up: %w", err)
 	}
@@ -307,6 +311,26 @@ func insertFollowUp(tx *gorm.DB, incidentID int64, in FollowUpInput) (*FollowUp,
 		return nil, err
 	}
 	return &f, audit(tx, ActionCreate, EntityFollowUp, f.ID, incidentID, nil, followUpFields(&f, uniqueNames(in.Factors)))
+}
+
+// resolveOwner makes a follow-up's owner the account it names, by email or by name (ignoring
+// case), when exactly one enabled account matches: the owner is then stored as that account's
+// id and email. Any other text stays a name for someone without an account.
+func resolveOwner(tx *gorm.DB, f *FollowUp) error {
+	f.OwnerID = nil
+	owner := strings.TrimSpace(f.Owner)
+	if owner == "" {
+		return nil
+	}
+	var users []User
+	if err := tx.Select("id", "email").Where("disabled_at IS NULL AND (LOWER(email) = LOWER(?) OR LOWER(name) = LOWER(?))", owner, owner).
+		Limit(2).Find(&users).Error; err != nil {
+		return fmt.Errorf("match follow-up owner: %w", err)
+	}
+	if len(users) == 1 {
+		f.OwnerID, f.Owner = &users[0].ID, users[0].Email
+	}
+	return nil
 }
 
 func setFollowUpFactors(tx *gorm.DB, followUpID int64, slugs []string) error {
@@ -341,6 +365,9 @@ func (s *Store) UpdateFollowUp(ctx context.Context, incidentID, id int64, versio
 		}
 		row := followUpRow(incidentID, in, &current)
 		row.ID, row.Version = id, current.Version+1
+		if err := resolveOwner(tx, &row); err != nil {
+			return err
+		}
 		if err := updateChild(tx.Where("version = ?", current.Version), incidentID, id, &row, "follow-up"); err != nil {
 			return err
 		}
@@ -362,5 +389,44 @@ func (s *Store) DeleteFollowUp(ctx context.Context, incidentID, id int64) error 
 			return err
 		}
 		return deleteRow(tx, incidentID, id, &FollowUp{}, EntityFollowUp, followUpFields(&current, current.FactorSlugs()))
+	})
+}
+
+// AddChildren appends timeline entries, impact windows and follow-ups to an existing incident in
+// one transaction: pasted text confirmed on the incident page, or a list of follow-ups, one per
+// line. Either all are added or none; the timeline's cap counts what is there already.
+func (s *Store) AddChildren(ctx context.Context, incidentID int64, c Children) error {
+	// Entries and windows are read by the insights.
+	insights := (c.Timeline != nil && len(*c.Timeline) > 0) || (c.ImpactWindows != nil && len(*c.ImpactWindows) > 0)
+	return s.withIncident(ctx, incidentID, insights, func(tx *gorm.DB, _ *changes) error {
+		if c.Timeline != nil && len(*c.Timeline) > 0 {
+			var n int64
+			if err := tx.Model(&TimelineEvent{}).Where("incident_id = ?", incidentID).Count(&n).Error; err != nil {
+				return fmt.Errorf("count timeline entries: %w", err)
+			}
+			if n+int64(len(*c.Timeline)) > MaxTimelineEvents {
+				return FieldErrors{{Field: "timeline", Message: timelineFullMessage}}
+			}
+			for _, in := range *c.Timeline {
+				if _, err := insertEvent(tx, incidentID, in); err != nil {
+					return err
+				}
+			}
+		}
+		if c.ImpactWindows != nil {
+			for _, in := range *c.ImpactWindows {
+				if _, err := insertWindow(tx, incidentID, in); err != nil {
+					return err
+				}
+			}
+		}
+		if c.FollowUps != nil {
+			for _, in := range *c.FollowUps {
+				if _, err := insertFollowUp(tx, incidentID, in); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
 	})
 }

@@ -328,7 +328,7 @@ func (s *Store) SetFollowUpStatus(ctx context.Context, ids []int64, status strin
 				Verification: current.Verification, Factors: current.FactorSlugs(),
 			}
 			row := followUpRow(current.IncidentID, in, &current)
-			row.ID, row.Version = current.ID, current.Version+1
+			row.ID, row.Version, row.OwnerID = current.ID, current.Version+1, current.OwnerID
 			if err := updateChild(tx.Where("version = ?", current.Version), current.IncidentID, current.ID, &row, "follow-up"); err != nil {
 				return err
 			}

@@ -3,6 +3,7 @@ package models
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -473,6 +474,7 @@ var incidentColumns = []struct {
 	{"acknowledged_at", func(i *Incident) any { return instantValue(i.AcknowledgedAt) }},
 	{"mitigated_at", func(i *Incident) any { return instantValue(i.MitigatedAt) }},
 	{"resolved_at", func(i *Incident) any { return instantValue(i.ResolvedAt) }},
+	{"milestone_days", func(i *Incident) any { return i.MilestoneDays }},
 	{"postmortem_state", func(i *Incident) any { return i.PostmortemState }},
 	{"published_at", func(i *Incident) any { return instantValue(i.PublishedAt) }},
 	{"public", func(i *Incident) any { return i.Public }},
@@ -560,6 +562,23 @@ func applyIncidentInput(inc *Incident, in IncidentInput) {
 	m := in.Milestones
 	inc.TriggeredAt, inc.StartedAt, inc.DetectedAt = utc(m.TriggeredAt), utc(m.StartedAt), utc(m.DetectedAt)
 	inc.AcknowledgedAt, inc.MitigatedAt, inc.ResolvedAt = utc(m.AcknowledgedAt), utc(m.MitigatedAt), utc(m.ResolvedAt)
+	inc.MilestoneDays = milestoneDays(inc, in.MilestoneDays)
+}
+
+// milestoneDays keeps, in the milestones' order, the named ones the incident has.
+func milestoneDays(inc *Incident, names []string) string {
+	var kept []string
+	for n, t := range inc.Milestones().List() {
+		if t != nil && slices.Contains(names, MilestoneNames[n]) {
+			kept = append(kept, MilestoneNames[n])
+		}
+	}
+	return strings.Join(kept, ",")
+}
+
+// DayOnly tells whether the named milestone is known only to the day.
+func (i *Incident) DayOnly(name string) bool {
+	return i.MilestoneDays != "" && slices.Contains(strings.Split(i.MilestoneDays, ","), name)
 }
 
 // utc normalises an instant for storage: UTC, whole seconds.

@@ -40,6 +40,9 @@ type IncidentInput struct {
 	Template string `json:"template" validate:"omitempty,max=40"`
 	// Sections are the extra sections of the template; nil leaves the stored ones alone on update.
 	Sections *[]SectionInput `json:"sections,omitempty" validate:"-"`
+	// MilestoneDays names the milestones known only to the day ("triggered_at"); their figures
+	// are approximate.
+	MilestoneDays []string `json:"milestone_days" validate:"max=6,dive,oneof=triggered_at started_at detected_at acknowledged_at mitigated_at resolved_at"`
 	// Source and ExternalID mark an imported record so a re-import finds it; set only on create.
 	Source     string `json:"-"`
 	ExternalID string `json:"-"`

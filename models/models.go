@@ -56,13 +56,15 @@ type Incident struct {
 	Response        string
 	Lessons         string
 	// TimeZone is the IANA zone the milestones were entered in and are shown in.
-	TimeZone        string
-	TriggeredAt     *time.Time
-	StartedAt       *time.Time
-	DetectedAt      *time.Time
-	AcknowledgedAt  *time.Time
-	MitigatedAt     *time.Time
-	ResolvedAt      *time.Time
+	TimeZone       string
+	TriggeredAt    *time.Time
+	StartedAt      *time.Time
+	DetectedAt     *time.Time
+	AcknowledgedAt *time.Time
+	MitigatedAt    *time.Time
+	ResolvedAt     *time.Time
+	// MilestoneDays names, comma-separated, the milestones known only to the day.
+	MilestoneDays   string
 	PostmortemState string
 	PublishedAt     *time.Time
 	Public          bool
@@ -145,13 +147,16 @@ func (w *ImpactWindow) ServiceNames() []string { return serviceNames(w.Services)
 
 // FollowUp is an action meant to stop the incident from happening again.
 type FollowUp struct {
-	ID           int64
-	IncidentID   int64
-	Title        string
-	Description  string
-	Kind         string
-	Priority     string
-	Owner        string
+	ID          int64
+	IncidentID  int64
+	Title       string
+	Description string
+	Kind        string
+	Priority    string
+	Owner       string
+	// OwnerID is the owner's account when the owner typed is one (its email or name); Owner
+	// then holds the account's email, which "Mine" and the per-owner calendar match.
+	OwnerID      *int64
 	DueOn        *time.Time
 	Status       string
 	DoneAt       *time.Time

@@ -74,6 +74,9 @@ type User struct {
 	PasswordHash string `json:"-"`
 	Role         string
 	SessionEpoch int
+	// TimeZone is the account's own zone, which time fields default to; empty until the browser
+	// tells it.
+	TimeZone string
 	// DisabledAt is when an admin disabled the account; a disabled account cannot sign in.
 	DisabledAt *time.Time
 	CreatedAt  time.Time
@@ -317,6 +320,31 @@ func (s *Store) SetRole(ctx context.Context, userID int64, role string) error {
 	res := s.write.WithContext(ctx).Model(&User{}).Where("id = ?", userID).Updates(map[string]any{"role": role, "updated_at": time.Now().UTC()})
 	if res.Error != nil {
 		return fmt.Errorf("set role: %w", res.Error)
+	}
+	if res.RowsAffected == 0 {
+		return fmt.Errorf("user %d: %w", userID, ErrNotFound)
+	}
+	return nil
+}
+
+// OwnerAccounts lists the enabled accounts, by name then email, for the follow-up owner field.
+func (s *Store) OwnerAccounts(ctx context.Context) ([]User, error) {
+	var users []User
+	if err := s.read.WithContext(ctx).Select("id", "email", "name").Where("disabled_at IS NULL").
+		Order("name, email").Limit(1000).Find(&users).Error; err != nil {
+		return nil, fmt.Errorf("list owner accounts: %w", err)
+	}
+	return users, nil
+}
+
+// SetUserTimeZone remembers an account's own time zone; the zone must be a known IANA name.
+func (s *Store) SetUserTimeZone(ctx context.Context, userID int64, zone string) error {
+	if _, err := time.LoadLocation(zone); err != nil || zone == "" || zone == "Local" {
+		return FieldErrors{{Field: "time_zone", Message: "Not a known time zone."}}
+	}
+	res := s.write.WithContext(ctx).Model(&User{}).Where("id = ?", userID).Update("time_zone", zone)
+	if res.Error != nil {
+		return fmt.Errorf("set user %d time zone: %w", userID, res.Error)
 	}
 	if res.RowsAffected == 0 {
 		return fmt.Errorf("user %d: %w", userID, ErrNotFound)

@@ -82,9 +82,16 @@
       if (chosen || !at.value || zone.value !== form.dataset.zone) {
         return;
       }
+      // The field takes typed text ("16:54", "Mar 12, 2026 4:54 PM"); static/when.js reads it.
+      var typed = at.value;
+      var read = window.hindsightReadTime && window.hindsightReadTime(typed, at.dataset.day);
+      if (read) {
+        var two = function (n) { return (n < 10 ? "0" : "") + n; };
+        typed = read.y + "-" + two(read.mo) + "-" + two(read.d) + " " + two(read.h) + ":" + two(read.m);
+      }
       var before = "investigating";
       updates.forEach(function (u) {
-        if (u[0] <= at.value) { // both are local "YYYY-MM-DDTHH:MM" in the incident's zone
+        if (u[0] <= typed) { // both are local "YYYY-MM-DD HH:MM" in the incident's zone (LocalInput)
           before = u[1];
         }
       });
@@ -95,3 +102,35 @@
     zone.addEventListener("change", follow);
   });
 })();
+
+// The add forms on the incident page save through htmx (static/htmx.min.js) and get their section
+// back in place with the new row: put the focus in the first field of the form that saved, so the
+// next entry can be typed at once. In a text area Enter is a new line; Ctrl+Enter (⌘+Enter) saves.
+(function () {
+  "use strict";
+  document.addEventListener("htmx:afterSettle", function () {
+    // An outerHTML swap replaced the target, so the section that came back is looked up anew.
+    var section = document.querySelector("section[data-added]");
+    if (!section) {
+      return;
+    }
+    section.removeAttribute("data-added");
+    var form = section.querySelector("details.add[open] form[data-add-form]");
+    var first = form && form.querySelector("input:not([type=hidden]):not([type=checkbox]), select, textarea");
+    if (first) {
+      first.focus();
+    }
+  });
+  document.addEventListener("keydown", function (event) {
+    var el = event.target;
+    if (event.key !== "Enter" || !(event.ctrlKey || event.metaKey) || !el.form || el.tagName !== "TEXTAREA") {
+      return;
+    }
+    event.preventDefault();
+    if (el.form.requestSubmit) {
+      el.form.requestSubmit();
+    } else {
+      el.form.submit();
+    }
+  });
+}());

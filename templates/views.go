@@ -73,10 +73,10 @@ func ZoneOptions(current string) []Option {
 	return out
 }
 
-// LocalInputLayout is the value format of an <input type="datetime-local">.
-const LocalInputLayout = "2006-01-02T15:04"
+// LocalInputLayout is how a time field shows a stored instant: the form people type.
+const LocalInputLayout = "2006-01-02 15:04"
 
-// LocalInput writes an instant for a datetime-local input in a zone.
+// LocalInput writes an instant for a time field in a zone.
 func LocalInput(t *time.Time, loc *time.Location) string {
 	if t == nil {
 		return ""
@@ -156,6 +156,29 @@ type IncidentFormValues struct {
 	NearMiss bool
 	Template string
 	Sections []models.SectionInput
+	// Rows read from pasted text, saved with the incident in one transaction; each can be edited
+	// or left out (Keep unticked) before saving.
+	Timeline  []EventRow
+	Windows   []WindowRow
+	FollowUps []FollowUpRow
+}
+
+// EventRow is a timeline entry on the new-incident form, as typed; times in the form's zone.
+type EventRow struct {
+	At, Kind, Status, Body, Words string
+	Public, Keep                  bool
+}
+
+// WindowRow is an impact window on the new-incident form, as typed.
+type WindowRow struct {
+	StartedAt, EndedAt, Level, Note, Words string
+	Keep                                   bool
+}
+
+// FollowUpRow is a follow-up on the new-incident form, as typed.
+type FollowUpRow struct {
+	Title, Description, Owner, Kind, Priority, Words string
+	Keep                                             bool
 }
 
 // IncidentForm is the new and the edit incident page.
@@ -174,6 +197,11 @@ type IncidentForm struct {
 	Conflicts []ConflictField
 	// AllFactors is the taxonomy offered as checkboxes.
 	AllFactors []models.Factor
+	// Owners are the accounts offered as follow-up owners.
+	Owners []Option
+	// ZoneChosen: the time zone was chosen (by the user, the account or the pasted text), so the
+	// browser's own zone does not replace it.
+	ZoneChosen bool
 	// Similar lists earlier incidents like the one being filed, once asked for.
 	Similar      []models.Similar
 	SimilarAsked bool
@@ -294,6 +322,16 @@ type IncidentView struct {
 	Phases   []models.Phase
 	Warnings []models.OrderWarning
 	Now      time.Time
+
+	// Focus names the section whose add form just saved through htmx: its form comes back open,
+	// empty and focused.
+	Focus string
+	// Owners are the accounts offered as follow-up owners.
+	Owners []Option
+	// BulkText and BulkError are the list of follow-ups, one per line, that did not save.
+	BulkText, BulkError string
+	// Paste is the paste box for adding status updates and follow-ups to this incident.
+	Paste IncidentPaste
 
 	// The add forms, and the edit form currently open (ID 0 when none).
 	NewEvent     ChildForm[EventFormValues]

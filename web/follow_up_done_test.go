@@ -49,7 +49,7 @@ func TestFollowUpDoneDateThroughTheForm(t *testing.T) {
 	// The edit form shows the date in the incident's zone, and keeps it when saved unchanged.
 	id := r.header.Get("Location")[strings.LastIndex(r.header.Get("Location"), "-")+1:]
 	edit := a.get(earlier + "?edit_follow_up=" + id)
-	check(t, "edit form", edit, http.StatusOK, []string{`name="done_at" value="2022-03-01T10:00"`}, nil)
+	check(t, "edit form", edit, http.StatusOK, []string{`name="done_at" value="2022-03-01 10:00"`}, nil)
 	form := doneForm("2022-03-01T10:00")
 	form.Set("time_zone", "UTC")
 	form.Set("version", "1")

@@ -29,12 +29,15 @@ func TestIncidentPaste(t *testing.T) {
 	check(t, "read", r, http.StatusOK, []string{
 		`id="suggestions"`,
 		`name="title" value="Canada - Multiple Services - Degraded Performance"`,
-		`name="started_at" value="2026-03-09T16:00"`, `name="detected_at" value="2026-03-12T16:54"`,
-		`name="mitigated_at" value="2026-03-12T17:45"`, `name="resolved_at" value="2026-03-12T18:28"`,
+		`name="started_at" value="2026-03-09 16:00"`, `name="detected_at" value="2026-03-12 16:54"`,
+		`name="mitigated_at" value="2026-03-12 17:45"`, `name="resolved_at" value="2026-03-12 18:28"`,
 		`From <q>Impact start: ~March 9, 2026 16:00 UTC</q>`,
 		`<q>This issue was detected via customer reports on March 12 at 16:54 UTC (8:54 am PST).</q>`,
 		`<option value="customer_report" selected`,
-		`Also found 6 status updates and`, `5 follow-ups`,
+		`7 timeline entries`, `2 impact windows`, `5 follow-ups`,
+		`name="timeline.0.at" value="2026-03-12 16:39"`, `name="timeline.6.at" value="2026-03-16 07:06"`,
+		`name="windows.0.started_at" value="2026-03-09 16:00"`, `name="windows.1.started_at" value="2026-03-11 08:00"`,
+		`name="follow_ups.4.title" value="Add anomaly-detection-based alerts`,
 		`Customers in the **Canada region** experienced`, // the section, in its textarea
 	}, []string{`name="acknowledged_at" value="2`, `name="triggered_at" value="2`})
 	if !strings.Contains(r.body, "Update timeline") {
@@ -46,7 +49,7 @@ func TestIncidentPaste(t *testing.T) {
 
 	// A zone for times that name none.
 	r = a.post("/incidents/new/paste", url.Values{"paste": {"Impact start: July 1, 2025 09:00"}, "paste_time_zone": {"America/New_York"}})
-	check(t, "zone", r, http.StatusOK, []string{`name="started_at" value="2025-07-01T09:00"`, `<option value="America/New_York" selected`}, nil)
+	check(t, "zone", r, http.StatusOK, []string{`name="started_at" value="2025-07-01 09:00"`, `<option value="America/New_York" selected`}, nil)
 
 	check(t, "nothing stated", a.post("/incidents/new/paste", url.Values{"paste": {"We had a bad day."}}), http.StatusOK,
 		[]string{`Nothing in the pasted text could be read`}, []string{`id="suggestions"`})
@@ -88,10 +91,10 @@ func TestBrowserPastesSeed000(t *testing.T) {
 	}
 	for id, want := range map[string]string{
 		"title":        "Canada - Multiple Services - Degraded Performance",
-		"started_at":   "2026-03-09T16:00",
-		"detected_at":  "2026-03-12T16:54",
-		"mitigated_at": "2026-03-12T17:45",
-		"resolved_at":  "2026-03-12T18:28",
+		"started_at":   "2026-03-09 16:00",
+		"detected_at":  "2026-03-12 16:54",
+		"mitigated_at": "2026-03-12 17:45",
+		"resolved_at":  "2026-03-12 18:28",
 		"status":       "resolved",
 	} {
 		got, err := chromedp.Run(ctx, chromedp.Value(chromedp.ID(id)))

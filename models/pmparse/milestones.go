@@ -219,7 +219,8 @@ func (p *parser) milestones(start int) {
 					}
 				}
 			}
-			if !windowExclude.MatchString(sentence) {
+			{
+				excluded := windowExclude.MatchString(sentence)
 				for k := 0; k+1 < len(inside); k++ {
 					a, b := inside[k], inside[k+1]
 					glue := l[a.end:b.start]
@@ -234,8 +235,11 @@ func (p *parser) milestones(start int) {
 					if end.Before(a.at) || !inRange(end) {
 						continue
 					}
-					p.add("started_at", candidate{at: a.at, literal: a.literal, words: words, strength: fromWindow})
-					p.add("mitigated_at", candidate{at: end, literal: b.literal, words: words, strength: fromWindow})
+					p.addWindow(a.at, end, words)
+					if !excluded {
+						p.add("started_at", candidate{at: a.at, literal: a.literal, words: words, strength: fromWindow})
+						p.add("mitigated_at", candidate{at: end, literal: b.literal, words: words, strength: fromWindow})
+					}
 					k++
 				}
 			}

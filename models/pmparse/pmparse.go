@@ -42,6 +42,18 @@ type Incident struct {
 	Milestones map[string]time.Time
 	Timeline   []Entry
 	FollowUps  []FollowUp
+	// Windows are stretches of customer impact the text states ("between A and B", "most
+	// severe window: A–B"), and the whole impact from its stated start to its stated end.
+	Windows []Window
+}
+
+// Window is an impact window the text states; its level is read from its words, degraded
+// unless they say outage.
+type Window struct {
+	StartedAt time.Time
+	EndedAt   time.Time
+	Level     string // degraded, partial_outage or major_outage
+	Note      string
 }
 
 // Entry is a timeline entry: a status update as the status page showed it, or a note.
@@ -206,6 +218,7 @@ func (p *parser) run(lines []string) {
 	p.milestones(start)
 	p.detectionMethod()
 	p.decide()
+	p.wholeWindow()
 }
 
 // frontMatter reads a cState incident's YAML header and returns the first line after it.
