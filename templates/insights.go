@@ -19,8 +19,8 @@ type InsightsForm struct {
 	From, To, Severity, Service, Region, DetectionMethod, Factor string
 	Interval, GroupBy, Figure                                    string
 	// Sources is "machine" to keep the figures whose milestones no person typed.
-	Sources string
-	NearMisses                                                   string // "", "include" or "only"
+	Sources    string
+	NearMisses string // "", "include" or "only"
 }
 
 // Query is the filter as URL parameters, empty ones left out: the CSV links and the API carry it.

@@ -136,7 +136,7 @@ type SettingsView struct {
 	FlagStatusHost string
 	// StatusURL is where the public reads the status page now.
 	StatusURL string
-	SignIn SignInSettingsView
+	SignIn    SignInSettingsView
 }
 
 // SignInSettingsView is the settings page's form of how people sign in. The client secret is
