@@ -59,9 +59,9 @@ func TestMilestoneSourcesAreRecordedAndShown(t *testing.T) {
 
 		// Read from pasted text: the form carries a marker for each milestone it filled.
 		r := a.post("/incidents/new/paste", url.Values{"paste": {"Impact start: July 1, 2025 09:00 UTC\nDetected: July 1, 2025 09:30 UTC"}, "paste_time_zone": {"UTC"}})
-		check(t, "paste", r, http.StatusOK, []string{`name="pasted_started_at" value="2025-07-01T09:00"`, `name="pasted_detected_at" value="2025-07-01T09:30"`}, nil)
-		form := with(seed000Form(), "title", "Pasted", "started_at", "2025-07-01T09:00", "pasted_started_at", "2025-07-01T09:00",
-			"detected_at", "2025-07-01T09:45", "pasted_detected_at", "2025-07-01T09:30", "mitigated_at", "", "resolved_at", "")
+		check(t, "paste", r, http.StatusOK, []string{`name="pasted_started_at" value="2025-07-01 09:00"`, `name="pasted_detected_at" value="2025-07-01 09:30"`}, nil)
+		form := with(seed000Form(), "title", "Pasted", "started_at", "2025-07-01 09:00", "pasted_started_at", "2025-07-01 09:00",
+			"detected_at", "2025-07-01 09:45", "pasted_detected_at", "2025-07-01 09:30", "mitigated_at", "", "resolved_at", "")
 		pastedPath := a.createIncident(form)
 
 		secret, am := newIntegration(t, s, models.IntegrationInput{Kind: models.IntegrationAlertmanager, Name: "am-prod"})

@@ -41,7 +41,7 @@ func TestBSTMilestonesAreStoredInUTC(t *testing.T) {
 	}, nil)
 	r := a.json(http.MethodGet, "/api/v1"+path, nil)
 	check(t, "API", r, http.StatusOK, []string{`"started_at":"2022-04-05T07:00:00Z"`, `"time_to_resolve_seconds":117000`, `"time_zone":"Europe/London"`}, nil)
-	check(t, "edit form shows local time", a.get(path+"/edit"), http.StatusOK, []string{`value="2022-04-05T08:00"`, `<option value="Europe/London" selected>`}, nil)
+	check(t, "edit form shows local time", a.get(path+"/edit"), http.StatusOK, []string{`value="2022-04-05 08:00"`, `<option value="Europe/London" selected>`}, nil)
 }
 
 func TestFormErrorsKeepInput(t *testing.T) {
@@ -113,7 +113,7 @@ func TestNestedRecordsOnTheIncidentPage(t *testing.T) {
 	}, nil)
 
 	// Edit in place: the edit link opens a form filled with the stored values.
-	check(t, "edit event form", a.get(path+"?edit_event=1"), http.StatusOK, []string{`action="/incidents/1/events/1#event-1"`, `value="2026-03-12T16:39"`}, nil)
+	check(t, "edit event form", a.get(path+"?edit_event=1"), http.StatusOK, []string{`action="/incidents/1/events/1#event-1"`, `value="2026-03-12 16:39"`}, nil)
 	check(t, "update event", a.post(path+"/events/1", url.Values{"at": {"2026-03-12T16:45"}, "time_zone": {"UTC"}, "kind": {"status_update"}, "status": {"identified"}, "body": {"edited"}, "public": {"true"}}), 303, nil, nil)
 	check(t, "update window", a.post(path+"/windows/1", url.Values{"started_at": {"2026-03-11T08:00"}, "time_zone": {"UTC"}, "level": {"major_outage"}}), 303, nil, nil)
 	check(t, "edit follow-up form", a.get(path+"?edit_follow_up=1"), http.StatusOK, []string{`name="version" value="1"`}, nil)
@@ -167,7 +167,7 @@ func TestRoutes(t *testing.T) {
 		{"/incidents?q=AUTH", 200, []string{"Europe auth outage"}, []string{"Canada - Multiple"}},
 		{"/incidents?q=%25%22%27%3Cscript%3E", 200, []string{"No incident matches"}, []string{"<script>"}},
 		{"/incidents?page=abc", 200, []string{"2 incidents"}, nil},
-		{"/incidents/new", 200, []string{"File an incident", `name="title"`, `type="datetime-local"`}, nil},
+		{"/incidents/new", 200, []string{"File an incident", `name="title"`, `name="started_at"`}, nil},
 		{"/incidents/1/edit", 200, []string{`value="Canada - Multiple Services - Degraded Performance"`}, nil},
 		{"/incidents/999", 404, []string{"Not found"}, nil},
 		{"/incidents/abc", 404, nil, nil},
@@ -230,7 +230,7 @@ func ownPicture(tok html.Token) bool {
 // Content-Security-Policy, from an injected <script>.
 func ownScript(tok html.Token) bool {
 	for _, attr := range tok.Attr {
-		if attr.Key == "src" && (attr.Val == "/static/forms.js" || attr.Val == "/static/htmx.min.js") {
+		if attr.Key == "src" && (attr.Val == "/static/forms.js" || attr.Val == "/static/htmx.min.js" || attr.Val == "/static/when.js") {
 			return true
 		}
 	}

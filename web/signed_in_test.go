@@ -15,6 +15,6 @@ func TestOnlySignedInPagesCarryTheMarker(t *testing.T) {
 	}
 	check(t, "anonymous error page", anon.get("/nowhere"), http.StatusNotFound, nil, []string{"data-signed-in"})
 	for _, path := range []string{"/incidents", "/account", "/incidents/new"} {
-		check(t, "signed in "+path, a.get(path), http.StatusOK, []string{"<body data-signed-in>"}, nil)
+		check(t, "signed in "+path, a.get(path), http.StatusOK, []string{"<body data-signed-in"}, nil)
 	}
 }

@@ -95,7 +95,7 @@ func TestStatusPostedDefault(t *testing.T) {
 		t.Errorf("after updates the form posts %q, want monitoring (the latest in time)", got)
 	}
 	check(t, "times for the script", a.get(path), http.StatusOK,
-		[]string{`data-status-updates="[[&#34;2026-03-12T16:39&#34;,&#34;identified&#34;],[&#34;2026-03-12T18:11&#34;,&#34;monitoring&#34;]]"`, `data-zone="UTC"`, `<script src="/static/forms.js" defer></script>`}, nil)
+		[]string{`data-status-updates="[[&#34;2026-03-12 16:39&#34;,&#34;identified&#34;],[&#34;2026-03-12 18:11&#34;,&#34;monitoring&#34;]]"`, `data-zone="UTC"`, `<script src="/static/forms.js" defer></script>`}, nil)
 	js := a.get("/static/forms.js")
 	check(t, "script", js, http.StatusOK, []string{"data-status-updates", "Status posted"}, nil)
 	if ct := js.header.Get("Content-Type"); !strings.Contains(ct, "javascript") {

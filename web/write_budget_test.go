@@ -101,8 +101,8 @@ func TestWriteStatementBudget(t *testing.T) {
 			"services": []string{"Checkout", "Cards"}, "regions": []string{"EU"}, "factors": []string{"retry-amplification"},
 			"milestones": map[string]any{"started_at": "2026-03-12T16:00:00Z", "detected_at": "2026-03-12T16:05:00Z"},
 		})
-	}, 21)
+	}, 24)
 	count("a timeline entry added through the form", func() response {
 		return a.post("/incidents/1/events", url.Values{"at": {"2026-03-12T16:20"}, "time_zone": {"UTC"}, "kind": {"note"}, "body": {"Rolled back the deploy."}})
-	}, 12)
+	}, 10)
 }
