@@ -70,22 +70,42 @@ func (c *changes) everything() { c.incidents[everythingRow] = true }
 // Every write to incidents, their nested records, tags, links, rankings, settings and the
 // publishing record goes through it.
 // What fn asks for with afterCommit (waking an outbox's worker) runs once the transaction has
-// committed.
+// committed; inside another inWrite (a savepoint), once the outer one has.
 func (s *Store) inWrite(ctx context.Context, fn func(tx *gorm.DB, c *changes) error) error {
 	c := newChanges()
-	hooks := &commitHooks{}
-	err := s.write.WithContext(context.WithValue(ctx, commitHooksKey{}, hooks)).Transaction(func(tx *gorm.DB) error {
+	hooks, nested := ctx.Value(commitHooksKey{}).(*commitHooks)
+	if !nested {
+		hooks = &commitHooks{}
+		ctx = context.WithValue(ctx, commitHooksKey{}, hooks)
+	}
+	err := s.write.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		if err := fn(tx, c); err != nil {
 			return err
 		}
 		return s.recordChanges(tx, c)
 	})
-	if err == nil {
+	if err == nil && !nested {
 		for _, f := range hooks.fns {
 			f()
 		}
 	}
 	return err
+}
+
+// commitHooks are what the writes of one inWrite transaction asked to run once it commits.
+type commitHooks struct{ fns []func() }
+
+type commitHooksKey struct{}
+
+// afterCommit runs fn once the inWrite transaction tx belongs to has committed, and not at all if
+// it rolls back: a worker woken before the commit would find nothing. Outside inWrite it runs at
+// once.
+func afterCommit(tx *gorm.DB, fn func()) {
+	if hooks, ok := tx.Statement.Context.Value(commitHooksKey{}).(*commitHooks); ok {
+		hooks.fns = append(hooks.fns, fn)
+		return
+	}
+	fn()
 }
 
 // changesBatch bounds how many incidents one statement of recordChanges names: SQLite takes a

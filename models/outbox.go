@@ -221,10 +221,8 @@ func (s *Store) enqueueEvents(tx *gorm.DB, events ...outboxEvent) error {
 	if err := tx.Create(&rows).Error; err != nil {
 		return fmt.Errorf("queue webhook deliveries: %w", err)
 	}
-	// On SQLite the worker's claim waits for this transaction's one write connection, so it sees
-	// the rows once they commit; on PostgreSQL a wake that comes too early is followed by a
-	// short recheck (see runWorker).
-	s.webhooks.poke()
+	// The workers are woken once the rows have committed, so their claim finds them.
+	afterCommit(tx, s.webhooks.poke)
 	return nil
 }
 

@@ -139,26 +139,8 @@ func (s *Store) WakeOutbox() {
 	}
 }
 
-// commitHooks are run after the transaction begun by Store.transaction commits.
-type commitHooks struct{ fns []func() }
-
-type commitHooksKey struct{}
-
-// transaction runs fn in a write transaction of the store's write path (inWrite) for a write that
-// touches no incident, and, once it has committed, what fn asked for with afterCommit.
-func (s *Store) transaction(ctx context.Context, fn func(tx *gorm.DB) error) error {
-	return s.inWrite(ctx, func(tx *gorm.DB, _ *changes) error { return fn(tx) })
-}
-
-// wakeAfterCommit wakes the outbox worker once tx commits: woken before, it would find nothing.
-// Outside Store.transaction it wakes at once, and the worker's poll covers a wake too early.
-func (s *Store) wakeAfterCommit(tx *gorm.DB) {
-	if hooks, ok := tx.Statement.Context.Value(commitHooksKey{}).(*commitHooks); ok {
-		hooks.fns = append(hooks.fns, s.WakeOutbox)
-		return
-	}
-	s.WakeOutbox()
-}
+// wakeAfterCommit wakes the outbox worker once tx commits (afterCommit).
+func (s *Store) wakeAfterCommit(tx *gorm.DB) { afterCommit(tx, s.WakeOutbox) }
 
 // OutboxItem is a claimed delivery with what the worker needs to compose and send it.
 type OutboxItem struct {

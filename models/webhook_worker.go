@@ -82,7 +82,6 @@ func (s *Store) runWorker(ctx context.Context, worker string, client *http.Clien
 	poll := time.NewTicker(opts.Poll)
 	defer poll.Stop()
 	wake := s.webhooks.channel()
-	rechecks := 0
 	for ctx.Err() == nil {
 		sent := 0
 		err := Safely(func() (err error) {
@@ -95,19 +94,12 @@ func (s *Store) runWorker(ctx context.Context, worker string, client *http.Clien
 		if sent > 0 {
 			continue
 		}
-		// A wake on PostgreSQL may come before the write that queued it has committed: look again
-		// shortly, twice, before waiting for the next wake or poll.
-		var soon <-chan time.Time
-		if rechecks > 0 {
-			soon = time.After(time.Duration(100*(3-rechecks)) * time.Millisecond)
-			rechecks--
-		}
+		// Writes wake the workers after they commit (afterCommit); the poll finds other
+		// processes' deliveries and retries that fell due.
 		select {
 		case <-ctx.Done():
 			return
 		case <-wake:
-			rechecks = 2
-		case <-soon:
 		case <-poll.C:
 		}
 	}

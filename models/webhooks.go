@@ -425,7 +425,7 @@ func describeAttempt(r AttemptResult) string {
 // announced when it is added.
 func (s *Store) EnqueueOverdueFollowUps(ctx context.Context, now time.Time) (int, error) {
 	queued := 0
-	err := s.write.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	err := s.inWrite(ctx, func(tx *gorm.DB, _ *changes) error { // wakes the workers after commit
 		var wanted int64
 		if err := tx.Model(&WebhookEndpoint{}).Where("enabled AND events LIKE ?", "%"+EventFollowUpOverdue+"%").Count(&wanted).Error; err != nil {
 			return fmt.Errorf("endpoints wanting overdue follow-ups: %w", err)
