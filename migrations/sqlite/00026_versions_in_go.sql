@@ -99,8 +99,10 @@ CREATE TABLE incident_versions (
 );
 CREATE INDEX incident_versions_version ON incident_versions (version);
 
--- The search documents stay in triggers (DESIGN §5 allows it): an edit now updates its document in
--- place, one statement instead of a delete and an insert.
+-- The search documents stay in triggers (DESIGN §5 keeps full-text indexing the one derived state
+-- a trigger may hold): these three are the FTS5 update triggers of 00004 written again, so that an
+-- edit updates its document in place, one statement instead of a delete and an insert. They keep
+-- no mark and no count.
 DROP TRIGGER incidents_fts_update;
 DROP TRIGGER timeline_events_fts_update;
 DROP TRIGGER follow_ups_fts_update;
