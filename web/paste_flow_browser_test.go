@@ -114,6 +114,9 @@ func TestBrowserFilesSeed000ByPasting(t *testing.T) {
 		chromedp.SendKeys(chromedp.ID("ev-new-body"), "A customer reported slowness."),
 		chromedp.Click(chromedp.CSS("#timeline details.add button[type=submit]")),
 		chromedp.WaitVisible(chromedp.CSS("#timeline ol.timeline li:nth-child(8)")),
+		// The row is there at the swap; the focus moves at htmx's settle, which then takes the
+		// section's data-added marker away (static/forms.js).
+		chromedp.WaitNotPresent(chromedp.CSS("section[data-added]")),
 	)
 	if loads.Load() != filedLoads {
 		t.Errorf("adding in place loaded a page")
