@@ -28,9 +28,23 @@ type changes struct {
 	incidents map[int64]bool
 	// rows holds the incidents whose own row changed, which other incidents' pages show.
 	rows map[int64]bool
+	// recur holds the incidents whose recurrence copies (recurrence_copies.go) must be written
+	// again: their start or deletion, their factors, or their follow-ups or those's factors changed.
+	recur map[int64]bool
 }
 
-func newChanges() *changes { return &changes{incidents: map[int64]bool{}, rows: map[int64]bool{}} }
+func newChanges() *changes {
+	return &changes{incidents: map[int64]bool{}, rows: map[int64]bool{}, recur: map[int64]bool{}}
+}
+
+// recurrence records that what the recurrence copies of these incidents are made from changed:
+// the incident's start or deletion, its factors, or its follow-ups (status, completion, factors).
+func (c *changes) recurrence(ids ...int64) {
+	for _, id := range ids {
+		c.recur[id] = true
+	}
+	c.incident(ids...)
+}
 
 // incident records that something an incident's page shows changed.
 func (c *changes) incident(ids ...int64) {
@@ -134,7 +148,7 @@ type statement struct {
 
 // changesStatements are the statements that record c.
 func (s *Store) changesStatements(c *changes) []statement {
-	var out []statement
+	out := s.recurrenceStatements(c)
 	ids := slices.Sorted(maps.Keys(c.incidents))
 	for part := range chunks(ids, changesBatch) {
 		values := make([]string, len(part))
@@ -184,6 +198,16 @@ func (s *Store) changesStatements(c *changes) []statement {
 func (s *Store) RecordSharedChange(ctx context.Context) error {
 	return s.inWrite(ctx, func(_ *gorm.DB, c *changes) error {
 		c.shared()
+		return nil
+	})
+}
+
+// RecordEverything records that every derived copy must be read again, and writes the recurrence
+// copies again: what a fill or another program writing plain SQL calls after it commits, since
+// the store did not see what it wrote.
+func (s *Store) RecordEverything(ctx context.Context) error {
+	return s.inWrite(ctx, func(_ *gorm.DB, c *changes) error {
+		c.everything()
 		return nil
 	})
 }

@@ -1,8 +1,10 @@
 package models
 
 import (
+	"context"
 	"fmt"
 	"strings"
+	"time"
 )
 
 // ChangesSQL returns the statements the write path runs before a commit to record that these
@@ -32,4 +34,21 @@ func (s *Store) ChangesSQL(insights, shared, everything bool, ids ...int64) []st
 		out = append(out, q)
 	}
 	return out
+}
+
+// KeptFollowUpCounts returns the follow-up totals the store keeps in memory (list_counts.go), up
+// to date with every recorded change, each keyed "status|kind|priority|"owner"|due|fF|sS" with an
+// unknown due date as 9999-12-31.
+func (s *Store) KeptFollowUpCounts(ctx context.Context) (map[string]int64, error) {
+	out := map[string]int64{}
+	err := s.withCounts(ctx, func(lc *listCounts) {
+		for k, n := range lc.byFollowUp {
+			due := "9999-12-31"
+			if !k.due.IsZero() {
+				due = k.due.Format(time.DateOnly)
+			}
+			out[fmt.Sprintf("%s|%s|%s|%q|%s|f%d|s%d", k.status, k.kind, k.priority, k.owner, due, k.factorID, k.serviceID)] = n
+		}
+	})
+	return out, err
 }

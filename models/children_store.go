@@ -58,6 +58,7 @@ func (s *Store) replaceChildren(tx *gorm.DB, ch *changes, incidentID int64, c Ch
 		}
 	}
 	if c.FollowUps != nil {
+		ch.recurrence(incidentID)
 		var old []FollowUp
 		if err := tx.Preload("Factors").Where("incident_id = ?", incidentID).Find(&old).Error; err != nil {
 			return fmt.Errorf("load follow-ups: %w", err)
@@ -344,7 +345,8 @@ func setFollowUpFactors(tx *gorm.DB, followUpID int64, slugs []string) error {
 // CreateFollowUp adds a follow-up action to an incident.
 func (s *Store) CreateFollowUp(ctx context.Context, incidentID int64, in FollowUpInput) (*FollowUp, error) {
 	var f *FollowUp
-	err := s.withIncident(ctx, incidentID, false, func(tx *gorm.DB, _ *changes) (err error) {
+	err := s.withIncident(ctx, incidentID, false, func(tx *gorm.DB, c *changes) (err error) {
+		c.recurrence(incidentID)
 		if f, err = insertFollowUp(tx, incidentID, in); err != nil {
 			return err
 		}
@@ -355,7 +357,8 @@ func (s *Store) CreateFollowUp(ctx context.Context, incidentID int64, in FollowU
 
 // UpdateFollowUp changes a follow-up. When version is non-zero it must match, else ErrConflict.
 func (s *Store) UpdateFollowUp(ctx context.Context, incidentID, id int64, version int, in FollowUpInput) error {
-	return s.withIncident(ctx, incidentID, false, func(tx *gorm.DB, _ *changes) error {
+	return s.withIncident(ctx, incidentID, false, func(tx *gorm.DB, c *changes) error {
+		c.recurrence(incidentID)
 		var current FollowUp
 		if err := loadChild(tx.Preload("Factors"), incidentID, id, &current, "follow-up"); err != nil {
 			return err
@@ -383,11 +386,12 @@ func (s *Store) UpdateFollowUp(ctx context.Context, incidentID, id int64, versio
 
 // DeleteFollowUp removes a follow-up action.
 func (s *Store) DeleteFollowUp(ctx context.Context, incidentID, id int64) error {
-	return s.withIncident(ctx, incidentID, false, func(tx *gorm.DB, _ *changes) error {
+	return s.withIncident(ctx, incidentID, false, func(tx *gorm.DB, c *changes) error {
 		var current FollowUp
 		if err := loadChild(tx.Preload("Factors"), incidentID, id, &current, "follow-up"); err != nil {
 			return err
 		}
+		c.recurrence(incidentID)
 		return deleteRow(tx, incidentID, id, &FollowUp{}, EntityFollowUp, followUpFields(&current, current.FactorSlugs()))
 	})
 }
@@ -398,7 +402,10 @@ func (s *Store) DeleteFollowUp(ctx context.Context, incidentID, id int64) error 
 func (s *Store) AddChildren(ctx context.Context, incidentID int64, c Children) error {
 	// Entries and windows are read by the insights.
 	insights := (c.Timeline != nil && len(*c.Timeline) > 0) || (c.ImpactWindows != nil && len(*c.ImpactWindows) > 0)
-	return s.withIncident(ctx, incidentID, insights, func(tx *gorm.DB, _ *changes) error {
+	return s.withIncident(ctx, incidentID, insights, func(tx *gorm.DB, ch *changes) error {
+		if c.FollowUps != nil && len(*c.FollowUps) > 0 {
+			ch.recurrence(incidentID)
+		}
 		if c.Timeline != nil && len(*c.Timeline) > 0 {
 			var n int64
 			if err := tx.Model(&TimelineEvent{}).Where("incident_id = ?", incidentID).Count(&n).Error; err != nil {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -183,8 +184,31 @@ func TestEveryIncidentTableMovesThePages(t *testing.T) {
 			if got, want := read(reader), read(open()); got != want {
 				t.Errorf("after a write of %s another process's incident differs from a fresh read:\n got %s\nwant %s", table, got, want)
 			}
+			if got, want := totals(reader), totals(open()); got != want {
+				t.Errorf("after a write of %s another process's list totals differ from a fresh read:\n got %s\nwant %s", table, got, want)
+			}
+			if report, err := writer.Doctor(ctx); err != nil || !report.OK() {
+				t.Errorf("after a write of %s the doctor finds derived state differing (%v): %+v", table, err, report.Tables)
+			}
 		}
 	})
+}
+
+// totals is what the list pages total: the incidents by status and the follow-ups by status,
+// overall and per factor and service, as the store keeps them.
+func totals(s *models.Store) string {
+	ctx := context.Background()
+	var out strings.Builder
+	for _, status := range append([]string{""}, models.Statuses...) {
+		_, n, err := s.ListIncidentSummaries(ctx, models.IncidentFilter{Status: status, Limit: 1})
+		fmt.Fprintf(&out, "incidents %q: %d %v\n", status, n, err)
+	}
+	for _, f := range []models.FollowUpFilter{{}, {Factor: "cold-caches"}, {Service: "Edge"}, {Owner: "x"}, {Due: "none"}} {
+		f.Limit = 1
+		_, counts, err := s.ListFollowUps(ctx, f)
+		fmt.Fprintf(&out, "follow-ups %+v: %v %d %d %d %v\n", f, counts.ByStatus, counts.Overdue, counts.Unowned, counts.Total, err)
+	}
+	return out.String()
 }
 
 // retag edits an incident's tags through the store, as the form does.

@@ -1,7 +1,5 @@
 package models
 
-import "strings"
-
 // The tables of a migrated database as the doctor sees them. Every table is a base table, a
 // derived table the doctor checks, or derived state it says plainly it does not check: a test
 // (TestDoctorKnowsEveryTable) lists the tables of both schemas and fails on any other, so a new
@@ -81,11 +79,9 @@ func doctorTables(dialect string) []doctorSpec {
 	// SQL that differs between the dialects.
 	unix := func(t string) string { return "unixepoch(" + t + ")" }
 	later := "max"
-	farDue := "'9999-12-31'"
 	if pg {
 		unix = func(t string) string { return "CAST(floor(EXTRACT(EPOCH FROM " + t + ")) AS BIGINT)" }
 		later = "GREATEST"
-		farDue = "DATE '9999-12-31'"
 	}
 	fixed := "CASE WHEN u.status = 'done' AND u.done_at IS NOT NULL AND i.started_at IS NOT NULL THEN " +
 		unix(later+"(u.done_at, i.started_at)") + " END"
@@ -93,34 +89,10 @@ func doctorTables(dialect string) []doctorSpec {
 		fixed = "CASE WHEN u.status = 'done' AND u.done_at IS NOT NULL AND i.started_at IS NOT NULL THEN " +
 			"max(unixepoch(u.done_at), unixepoch(i.started_at)) END"
 	}
-	followUpCounts := func(dimension, join string) string {
-		return "SELECT u.status, u.kind, u.priority, u.owner, COALESCE(u.due_on, " + farDue + ") AS due_on, " + dimension +
-			", count(*) AS n FROM follow_ups u JOIN incidents i ON i.id = u.incident_id AND i.deleted_at IS NULL " + join +
-			" GROUP BY u.status, u.kind, u.priority, u.owner, COALESCE(u.due_on, " + farDue + ")" + groupExtra(dimension)
-	}
 	narrative := `i.customer_impact || ' ' || i.root_cause || ' ' || i."trigger" || ' ' || i.detection || ' ' || i.response || ' ' || i.lessons`
 	similarID := doctorColumn{name: "incident_id", typ: doctorInt}
 
 	specs := []doctorSpec{
-		{
-			name: "incident_counts", table: "incident_counts", mode: doctorRows,
-			keys:   []doctorColumn{textCol("status"), textCol("severity"), textCol("postmortem_state")},
-			values: []doctorColumn{intCol("n")},
-			want: `SELECT status, severity, postmortem_state, count(*) AS n FROM incidents WHERE deleted_at IS NULL
-				GROUP BY status, severity, postmortem_state`,
-			// A key counted down to nothing may keep a row saying 0: it is the same as no row.
-			got: "SELECT status, severity, postmortem_state, n FROM incident_counts WHERE n <> 0",
-		},
-		{
-			name: "follow_up_counts", table: "follow_up_counts", mode: doctorRows,
-			keys: []doctorColumn{textCol("status"), textCol("kind"), textCol("priority"), textCol("owner"),
-				{name: "due_on", typ: doctorDate}, intCol("factor_id"), intCol("service_id")},
-			values: []doctorColumn{intCol("n")},
-			want: followUpCounts("0 AS factor_id, 0 AS service_id", "") + " UNION ALL " +
-				followUpCounts("ff.factor_id, 0 AS service_id", "JOIN follow_up_factors ff ON ff.follow_up_id = u.id") + " UNION ALL " +
-				followUpCounts("0 AS factor_id, s.service_id", "JOIN incident_services s ON s.incident_id = u.incident_id"),
-			got: "SELECT status, kind, priority, owner, due_on, factor_id, service_id, n FROM follow_up_counts WHERE n <> 0",
-		},
 		{
 			name: "incident_factors recurrence copy (started_unix, live)", table: "incident_factors", mode: doctorColumns,
 			keys:   []doctorColumn{intCol("incident_id"), intCol("factor_id")},
@@ -158,21 +130,6 @@ func doctorTables(dialect string) []doctorSpec {
 				keys: []doctorColumn{intCol("id")}, values: []doctorColumn{intCol("incident_id"), doc},
 				want: "SELECT id, incident_id, to_tsvector('english', title || ' ' || description || ' ' || verification) AS document FROM follow_ups",
 				got:  "SELECT id, incident_id, document FROM follow_ups_fts",
-			},
-			// Changes to the totals wait here only inside the transaction that made them and are
-			// folded in when it commits; a committed row would be folded into someone else's.
-			doctorSpec{
-				name: "incident_counts_pending", table: "incident_counts_pending", mode: doctorRows,
-				checked: "empty outside a transaction",
-				keys:    []doctorColumn{textCol("status"), textCol("severity"), textCol("postmortem_state"), intCol("delta")},
-				got:     "SELECT status, severity, postmortem_state, delta FROM incident_counts_pending",
-			},
-			doctorSpec{
-				name: "follow_up_counts_pending", table: "follow_up_counts_pending", mode: doctorRows,
-				checked: "empty outside a transaction",
-				keys: []doctorColumn{textCol("status"), textCol("kind"), textCol("priority"), textCol("owner"),
-					{name: "due_on", typ: doctorDate}, intCol("factor_id"), intCol("service_id"), intCol("delta")},
-				got: "SELECT status, kind, priority, owner, due_on, factor_id, service_id, delta FROM follow_up_counts_pending",
 			},
 		)
 	} else {
@@ -221,21 +178,4 @@ func doctorTables(dialect string) []doctorSpec {
 		},
 	)
 	return specs
-}
-
-// groupExtra is the GROUP BY addition for a follow-up count's dimension column, if it is not a
-// constant.
-func groupExtra(dimension string) string {
-	var out []string
-	for _, part := range strings.Split(dimension, ",") {
-		part = strings.TrimSpace(part)
-		if strings.HasPrefix(part, "0 ") {
-			continue
-		}
-		out = append(out, part)
-	}
-	if len(out) == 0 {
-		return ""
-	}
-	return ", " + strings.Join(out, ", ")
 }

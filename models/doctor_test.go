@@ -59,7 +59,7 @@ func doctorDemo(t *testing.T, s *models.Store) *sql.DB {
 	// A kept ranking as the similar-incident keeper writes one.
 	mustExec(t, db, "INSERT INTO similar_sets (incident_id, basis, computed_at) VALUES ($1, 'b', 1)", ids[2])
 	mustExec(t, db, "INSERT INTO similar_suggestions (incident_id, position, similar_id, score, text_match, shares) VALUES ($1, 0, $2, 0.5, TRUE, '')", ids[2], ids[0])
-	for _, table := range []string{"follow_up_factors", "incident_factors", "follow_up_counts", "timeline_events"} {
+	for _, table := range []string{"follow_up_factors", "incident_factors", "timeline_events"} {
 		var n int
 		if err := db.QueryRow("SELECT count(*) FROM " + table).Scan(&n); err != nil || n == 0 {
 			t.Fatalf("the demo leaves %s empty (%v): corrupting it proves nothing", table, err)
@@ -104,18 +104,6 @@ func TestDoctorFindsAndRepairsEachDerivedTable(t *testing.T) {
 			sql   []string
 		}
 		cases := []corruption{
-			{"incident_counts", "a count changed", []string{
-				"UPDATE incident_counts SET n = n + 1 WHERE (status, severity, postmortem_state) = (SELECT status, severity, postmortem_state FROM incident_counts WHERE n > 0 ORDER BY status, severity, postmortem_state LIMIT 1)"}},
-			{"incident_counts", "a row deleted", []string{
-				"DELETE FROM incident_counts WHERE (status, severity, postmortem_state) = (SELECT status, severity, postmortem_state FROM incident_counts WHERE n > 0 ORDER BY status, severity, postmortem_state LIMIT 1)"}},
-			{"incident_counts", "a stray row", []string{
-				"INSERT INTO incident_counts (status, severity, postmortem_state, n) VALUES ('open', 'sev1', 'nonsense', 3)"}},
-			{"follow_up_counts", "a count changed", []string{
-				"UPDATE follow_up_counts SET n = n + 2 WHERE (status, kind, priority, owner, due_on, factor_id, service_id) = (SELECT status, kind, priority, owner, due_on, factor_id, service_id FROM follow_up_counts ORDER BY 1, 2, 3, 4, 5, 6, 7 LIMIT 1)"}},
-			{"follow_up_counts", "a row deleted", []string{
-				"DELETE FROM follow_up_counts WHERE (status, kind, priority, owner, due_on, factor_id, service_id) = (SELECT status, kind, priority, owner, due_on, factor_id, service_id FROM follow_up_counts WHERE factor_id <> 0 ORDER BY 1, 2, 3, 4, 5, 6, 7 LIMIT 1)"}},
-			{"follow_up_counts", "a stray row", []string{
-				"INSERT INTO follow_up_counts (status, kind, priority, owner, due_on, factor_id, service_id, n) VALUES ('open', 'fix', 'p1', 'nobody', '2030-01-01', 0, 0, 4)"}},
 			{"incident_factors recurrence copy (started_unix, live)", "a start moved", []string{
 				"UPDATE incident_factors SET started_unix = started_unix + 60 WHERE (incident_id, factor_id) = (SELECT incident_id, factor_id FROM incident_factors WHERE started_unix IS NOT NULL ORDER BY 1, 2 LIMIT 1)"}},
 			{"incident_factors recurrence copy (started_unix, live)", "live turned over", []string{
@@ -136,14 +124,6 @@ func TestDoctorFindsAndRepairsEachDerivedTable(t *testing.T) {
 					"UPDATE timeline_events_fts SET document = to_tsvector('english', 'tampered') WHERE id = (SELECT min(id) FROM timeline_events)"}},
 				corruption{"follow_ups_fts", "a document under another incident", []string{
 					"UPDATE follow_ups_fts SET incident_id = incident_id + 1000 WHERE id = (SELECT min(id) FROM follow_ups)"}},
-				// A committed pending row would be folded into the next transaction's totals; the
-				// fold is told it ran already so that the stray row stays.
-				corruption{"incident_counts_pending", "a committed change left unfolded", []string{
-					"BEGIN", "SELECT set_config('hindsight.incident_counts_folded', 'on', true)",
-					"INSERT INTO incident_counts_pending VALUES ('open', 'sev1', 'draft', 1)", "COMMIT"}},
-				corruption{"follow_up_counts_pending", "a committed change left unfolded", []string{
-					"BEGIN", "SELECT set_config('hindsight.follow_up_counts_folded', 'on', true)",
-					"INSERT INTO follow_up_counts_pending VALUES ('open', 'fix', 'p1', 'x', '2030-01-01', 0, 0, 1)", "COMMIT"}},
 			)
 		} else {
 			cases = append(cases,

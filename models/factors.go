@@ -68,18 +68,27 @@ func (s *Store) SaveFactor(ctx context.Context, id int64, in FactorInput) (*Fact
 
 // factorIDs resolves slugs to ids; unknown slugs are a field error on field.
 func factorIDs(tx *gorm.DB, slugs []string, field string) ([]int64, error) {
+	found, err := factorRows(tx, slugs, field)
+	ids := make([]int64, len(found))
+	for n, f := range found {
+		ids[n] = f.ID
+	}
+	return ids, err
+}
+
+// factorRows finds the factors of the taxonomy named by their slugs, in name order; a slug not
+// in the taxonomy is a field error on field.
+func factorRows(tx *gorm.DB, slugs []string, field string) ([]Factor, error) {
 	clean := uniqueNames(slugs)
 	if len(clean) == 0 {
 		return nil, nil
 	}
 	var found []Factor
-	if err := tx.Where("slug IN ?", clean).Find(&found).Error; err != nil {
+	if err := tx.Where("slug IN ?", clean).Order("name, id").Find(&found).Error; err != nil {
 		return nil, fmt.Errorf("find factors: %w", err)
 	}
-	ids := make([]int64, 0, len(found))
 	known := map[string]bool{}
 	for _, f := range found {
-		ids = append(ids, f.ID)
 		known[f.Slug] = true
 	}
 	var unknown []string
@@ -91,7 +100,7 @@ func factorIDs(tx *gorm.DB, slugs []string, field string) ([]int64, error) {
 	if len(unknown) > 0 {
 		return nil, FieldErrors{{Field: field, Message: "Unknown factor: " + strings.Join(unknown, ", ") + ". Use the slugs listed at /api/v1/factors."}}
 	}
-	return ids, nil
+	return found, nil
 }
 
 func factorSlugs(factors []Factor) []string {

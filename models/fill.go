@@ -5,8 +5,6 @@ import (
 	"database/sql"
 	"fmt"
 	"time"
-
-	"gorm.io/gorm"
 )
 
 // Sample services, regions and wording that FillSample spreads its incidents over, so that text
@@ -97,10 +95,7 @@ func (s *Store) FillSample(ctx context.Context, n int) error {
 		return fmt.Errorf("fill: %w", err)
 	}
 	// Every process's copies are read again.
-	return s.inWrite(ctx, func(_ *gorm.DB, c *changes) error {
-		c.everything()
-		return nil
-	})
+	return s.RecordEverything(ctx)
 }
 
 // sampleNameIDs finds or creates the named rows of services or regions, in the order given.

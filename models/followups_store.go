@@ -106,9 +106,16 @@ func withStatus(q *gorm.DB, status string) *gorm.DB {
 }
 
 // countFollowUps counts the filtered follow-ups by status, with those overdue and unowned. The
-// counts kept by migration 00009 serve every filter but a service and a factor together, which
-// is counted from the follow-ups themselves.
-func (s *Store) countFollowUps(db *gorm.DB, f FollowUpFilter) (FollowUpCounts, error) {
+// totals the store keeps in memory (list_counts.go) serve every filter but a service and a factor
+// together, which is counted from the follow-ups themselves.
+func (s *Store) countFollowUps(ctx context.Context, db *gorm.DB, f FollowUpFilter) (FollowUpCounts, error) {
+	if f.Service == "" || f.Factor == "" {
+		factorID, serviceID, err := filterTagIDs(db, f)
+		if err != nil {
+			return FollowUpCounts{}, err
+		}
+		return s.countFollowUpsKept(ctx, f, factorID, serviceID)
+	}
 	counts := FollowUpCounts{ByStatus: map[string]int64{}}
 	var rows []struct {
 		Status  string
@@ -116,33 +123,12 @@ func (s *Store) countFollowUps(db *gorm.DB, f FollowUpFilter) (FollowUpCounts, e
 		Overdue int64
 		Unowned int64
 	}
-	sums := func(table, n string) string {
-		return table + ".status AS status, SUM(" + n + ") AS n, " +
-			"SUM(CASE WHEN " + table + ".due_on < ? AND " + table + ".status IN ('open', 'in_progress') THEN " + n + " ELSE 0 END) AS overdue, " +
-			"SUM(CASE WHEN " + table + ".owner = '' AND " + table + ".status IN ('open', 'in_progress') THEN " + n + " ELSE 0 END) AS unowned"
-	}
 	day := today(f.Now)
-	var q *gorm.DB
-	if f.Service != "" && f.Factor != "" {
-		q = s.filterFollowUps(db.Model(&FollowUp{}), f, false).Select(sums("follow_ups", "1"), day).Group("follow_ups.status")
-	} else {
-		noDue := "= '9999-12-31'"
-		if s.dialect == "postgres" {
-			noDue = "= DATE '9999-12-31'"
-		}
-		q = db.Table("follow_up_counts")
-		if f.Factor != "" {
-			q = q.Where("follow_up_counts.factor_id = (SELECT id FROM factors WHERE slug = ?)", f.Factor)
-		} else {
-			q = q.Where("follow_up_counts.factor_id = 0")
-		}
-		if f.Service != "" {
-			q = q.Where("follow_up_counts.service_id = (SELECT id FROM services WHERE name = ?)", f.Service)
-		} else {
-			q = q.Where("follow_up_counts.service_id = 0")
-		}
-		q = followUpColumns(q, "follow_up_counts", noDue, f).Select(sums("follow_up_counts", "follow_up_counts.n"), day).Group("follow_up_counts.status")
-	}
+	q := s.filterFollowUps(db.Model(&FollowUp{}), f, false).Select(
+		"follow_ups.status AS status, COUNT(*) AS n, "+
+			"SUM(CASE WHEN follow_ups.due_on < ? AND follow_ups.status IN ('open', 'in_progress') THEN 1 ELSE 0 END) AS overdue, "+
+			"SUM(CASE WHEN follow_ups.owner = '' AND follow_ups.status IN ('open', 'in_progress') THEN 1 ELSE 0 END) AS unowned", day).
+		Group("follow_ups.status")
 	if err := q.Scan(&rows).Error; err != nil {
 		return counts, fmt.Errorf("count follow-ups: %w", err)
 	}
@@ -158,6 +144,21 @@ func (s *Store) countFollowUps(db *gorm.DB, f FollowUpFilter) (FollowUpCounts, e
 	return counts, nil
 }
 
+// filterTagIDs finds the ids of the factor and the service a follow-up filter names, in one
+// statement: 0 where it names none, -1 where the name is not there.
+func filterTagIDs(db *gorm.DB, f FollowUpFilter) (factorID, serviceID int64, err error) {
+	if f.Factor == "" && f.Service == "" {
+		return 0, 0, nil
+	}
+	err = db.Raw(`SELECT CASE WHEN ? = '' THEN 0 ELSE COALESCE((SELECT id FROM factors WHERE slug = ?), -1) END,
+		CASE WHEN ? = '' THEN 0 ELSE COALESCE((SELECT id FROM services WHERE name = ?), -1) END`,
+		f.Factor, f.Factor, f.Service, f.Service).Row().Scan(&factorID, &serviceID)
+	if err != nil {
+		return 0, 0, fmt.Errorf("find the filter's factor and service: %w", err)
+	}
+	return factorID, serviceID, nil
+}
+
 // followUpOrders are the list's sorts in each dialect's form. In SQLite's, an unknown due date
 // is written as the indexes of migrations 00005 and 00009 write it.
 var followUpOrders = map[string]struct{ sqlite, postgres string }{
@@ -171,7 +172,7 @@ var followUpOrders = map[string]struct{ sqlite, postgres string }{
 // the number that match, and counts by status, overdue and unowned under the other filters.
 func (s *Store) ListFollowUps(ctx context.Context, f FollowUpFilter) ([]FollowUp, FollowUpCounts, error) {
 	db := s.read.WithContext(ctx)
-	counts, err := s.countFollowUps(db, f)
+	counts, err := s.countFollowUps(ctx, db, f)
 	if err != nil {
 		return nil, counts, err
 	}
@@ -332,7 +333,7 @@ func (s *Store) SetFollowUpStatus(ctx context.Context, ids []int64, status strin
 			if err := updateChild(tx.Where("version = ?", current.Version), current.IncidentID, current.ID, &row, "follow-up"); err != nil {
 				return err
 			}
-			c.incident(current.IncidentID)
+			c.recurrence(current.IncidentID)
 			if err := audit(tx, ActionUpdate, EntityFollowUp, current.ID, current.IncidentID, followUpFields(&current, current.FactorSlugs()), followUpFields(&row, in.Factors)); err != nil {
 				return err
 			}
@@ -347,11 +348,9 @@ func (s *Store) SetFollowUpStatus(ctx context.Context, ids []int64, status strin
 }
 
 // OwnerNames lists every owner named on a follow-up of a live incident, for filters, from the
-// counts of migration 00009 rather than every follow-up.
+// totals the store keeps (list_counts.go) rather than every follow-up.
 func (s *Store) OwnerNames(ctx context.Context) ([]string, error) {
-	var names []string
-	err := s.read.WithContext(ctx).Table("follow_up_counts").Where("factor_id = 0 AND service_id = 0 AND owner <> ''").
-		Distinct("owner").Order("owner").Pluck("owner", &names).Error
+	names, err := s.ownerNamesKept(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("list owners: %w", err)
 	}

@@ -117,6 +117,7 @@ func (s *Store) ImportIncidents(ctx context.Context, items []ImportItem, mainten
 		}
 		for _, id := range ids {
 			c.row(id, true)
+			c.recurrence(id)
 		}
 		// A record that arrives published was public at its source: keep its public version, or a
 		// new one when the source changed it.

@@ -1,6 +1,7 @@
 package models
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -29,7 +30,7 @@ type IncidentFilter struct {
 // regions, and the total number that match the filter.
 func (s *Store) ListIncidents(ctx context.Context, f IncidentFilter) ([]Incident, int64, error) {
 	q := s.filterIncidents(s.read.WithContext(ctx), f)
-	total, err := s.countIncidents(s.read.WithContext(ctx), f)
+	total, err := s.countIncidents(ctx, s.read.WithContext(ctx), f)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -129,6 +130,22 @@ func (s *Store) GetIncident(ctx context.Context, id int64) (*Incident, error) {
 		return nil, err
 	}
 	at := s.markOf(id)
+	inc, err := s.incidentRow(db, id)
+	if err != nil {
+		return nil, err
+	}
+	if s.children.get(inc, at) {
+		return inc, nil
+	}
+	if err := loadNested(db, inc); err != nil {
+		return nil, err
+	}
+	s.children.put(inc, at)
+	return inc, nil
+}
+
+// incidentRow reads a live incident's row with its milestone sources, in one statement.
+func (s *Store) incidentRow(db *gorm.DB, id int64) (*Incident, error) {
 	var row struct {
 		Incident `gorm:"embedded"`
 		Sources  string
@@ -145,31 +162,21 @@ func (s *Store) GetIncident(ctx context.Context, id int64) (*Incident, error) {
 	if inc.MilestoneSources, err = parseSourcesJSON(inc.ID, row.Sources); err != nil {
 		return nil, err
 	}
-	if s.children.get(&inc, at) {
-		return &inc, nil
-	}
-	if err := loadNested(db, &inc); err != nil {
-		return nil, err
-	}
-	s.children.put(&inc, at)
 	return &inc, nil
 }
 
-// getIncident loads an incident in five statements: the row, its timeline, windows and
-// follow-ups, and every name they are tagged with in one query (gorm's many-to-many preloads
-// would take two statements per association, eleven in all).
+// getIncident loads an incident in six statements: the row with its milestone sources, its
+// timeline, windows, follow-ups and sections, and every name they are tagged with in one query
+// (gorm's many-to-many preloads would take two statements per association, eleven in all).
 func (s *Store) getIncident(db *gorm.DB, id int64) (*Incident, error) {
-	var inc Incident
-	if err := db.Omit(clause.Associations).First(&inc, id).Error; err != nil {
-		return nil, notFound(err, fmt.Sprintf("incident %d", id))
-	}
-	if err := loadNested(db, &inc); err != nil {
+	inc, err := s.incidentRow(db, id)
+	if err != nil {
 		return nil, err
 	}
-	if err := loadMilestoneSources(db, &inc); err != nil {
+	if err := loadNested(db, inc); err != nil {
 		return nil, err
 	}
-	return &inc, nil
+	return inc, nil
 }
 
 // loadNested reads an incident's nested records in four statements.
@@ -292,6 +299,9 @@ func (s *Store) createIncident(tx *gorm.DB, c *changes, in IncidentInput, childr
 		return nil, fmt.Errorf("insert incident: %w", err)
 	}
 	c.row(inc.ID, true)
+	if len(in.Factors) > 0 || children.FollowUps != nil {
+		c.recurrence(inc.ID)
+	}
 	if err := s.setTags(tx, inc.ID, in); err != nil {
 		return nil, err
 	}
@@ -353,11 +363,14 @@ func (s *Store) updateIncident(tx *gorm.DB, c *changes, id int64, version int, i
 	if res.RowsAffected == 0 {
 		return nil, fmt.Errorf("incident %d changed during the update: %w", id, ErrConflict)
 	}
-	retagged, err := s.changeTags(tx, &current, in)
+	retagged, err := s.changeTags(tx, &current, in, &next)
 	if err != nil {
 		return nil, err
 	}
 	c.row(id, readsInsights(columns) || retagged)
+	if slices.Contains(columns, "started_at") || !sameNames(current.FactorSlugs(), in.Factors) {
+		c.recurrence(id)
+	}
 	sourcesBefore, sourcesAfter, err := writeMilestoneSources(tx, id, &current, &next, in.Origin)
 	if err != nil {
 		return nil, err
@@ -391,23 +404,8 @@ func (s *Store) updateIncident(tx *gorm.DB, c *changes, id int64, version int, i
 		}
 		return updated, s.incidentWritten(tx, &current, updated) // webhook events: outbox.go
 	}
-	// Nothing nested changed: the edit is what was read, with its new row and, when they
-	// changed, its tags read again.
-	updated := &next
-	if retagged {
-		copyNested(updated, &current)
-		updated.Services, updated.Regions, updated.Factors = nil, nil, nil
-		for n := range updated.ImpactWindows {
-			updated.ImpactWindows[n].Services = nil
-		}
-		for n := range updated.FollowUps {
-			updated.FollowUps[n].Factors = nil
-		}
-		if err := loadTags(tx, updated); err != nil {
-			return nil, err
-		}
-	}
-	return updated, s.incidentWritten(tx, &current, updated) // webhook events: outbox.go
+	// Nothing nested changed: the edit is what was read, with its new row and the tags it wrote.
+	return &next, s.incidentWritten(tx, &current, &next) // webhook events: outbox.go
 }
 
 // DeleteIncident soft-deletes an incident; it disappears from lists and pages, and its history
@@ -422,6 +420,7 @@ func (s *Store) DeleteIncident(ctx context.Context, id int64) error {
 			return fmt.Errorf("delete incident %d: %w", id, err)
 		}
 		c.row(id, true)
+		c.recurrence(id)
 		return audit(tx, ActionDelete, EntityIncident, id, id, incidentFields(&current, current.ServiceNames(), current.RegionNames(), current.FactorSlugs()), nil)
 	})
 }
@@ -591,36 +590,49 @@ func utc(t *time.Time) *time.Time {
 }
 
 // changeTags writes the tags of in that differ from inc's, kind by kind, and says whether any did.
-func (s *Store) changeTags(tx *gorm.DB, inc *Incident, in IncidentInput) (bool, error) {
+func (s *Store) changeTags(tx *gorm.DB, inc *Incident, in IncidentInput, next *Incident) (bool, error) {
 	changed := false
 	if !sameNames(inc.ServiceNames(), in.Services) {
-		ids, err := namedIDs(tx, "services", in.Services)
+		rows, err := namedRows(tx, "services", in.Services)
 		if err != nil {
 			return false, err
 		}
-		if err := replaceLinks(tx, "incident_services", "incident_id", "service_id", inc.ID, ids); err != nil {
+		if err := replaceLinks(tx, "incident_services", "incident_id", "service_id", inc.ID, rowIDs(rows)); err != nil {
 			return false, err
+		}
+		next.Services = make([]Service, len(rows))
+		for n, r := range rows {
+			next.Services[n] = Service{ID: r.ID, Name: r.Name}
 		}
 		changed = true
 	}
 	if !sameNames(inc.RegionNames(), in.Regions) {
-		ids, err := namedIDs(tx, "regions", in.Regions)
+		rows, err := namedRows(tx, "regions", in.Regions)
 		if err != nil {
 			return false, err
 		}
-		if err := replaceLinks(tx, "incident_regions", "incident_id", "region_id", inc.ID, ids); err != nil {
+		if err := replaceLinks(tx, "incident_regions", "incident_id", "region_id", inc.ID, rowIDs(rows)); err != nil {
 			return false, err
+		}
+		next.Regions = make([]Region, len(rows))
+		for n, r := range rows {
+			next.Regions[n] = Region{ID: r.ID, Name: r.Name}
 		}
 		changed = true
 	}
 	if !sameNames(inc.FactorSlugs(), in.Factors) {
-		ids, err := factorIDs(tx, in.Factors, "factors")
+		factors, err := factorRows(tx, in.Factors, "factors")
 		if err != nil {
 			return false, err
+		}
+		ids := make([]int64, len(factors))
+		for n, f := range factors {
+			ids[n] = f.ID
 		}
 		if err := replaceLinks(tx, "incident_factors", "incident_id", "factor_id", inc.ID, ids); err != nil {
 			return false, err
 		}
+		next.Factors = factors
 		changed = true
 	}
 	return changed, nil
@@ -649,41 +661,72 @@ func (s *Store) setTags(tx *gorm.DB, incidentID int64, in IncidentInput) error {
 	return replaceLinks(tx, "incident_factors", "incident_id", "factor_id", incidentID, factorIDs)
 }
 
-// namedIDs finds the rows of a name table (services, regions), in one statement when every name
-// is known, creating the others in two more.
+// idName is a row of a name table.
+type idName struct {
+	ID   int64
+	Name string
+}
+
+func rowIDs(rows []idName) []int64 {
+	ids := make([]int64, len(rows))
+	for n, r := range rows {
+		ids[n] = r.ID
+	}
+	return ids
+}
+
+// namedIDs finds the ids of the rows of a name table (services, regions), creating names not
+// seen before.
 func namedIDs(tx *gorm.DB, table string, names []string) ([]int64, error) {
+	rows, err := namedRows(tx, table, names)
+	return rowIDs(rows), err
+}
+
+// namedRows finds the rows of a name table (services, regions), in name order: in one statement
+// when every name is known, creating the others in one more. New names are put in place by byte
+// order, which is the database's order under a C collation.
+func namedRows(tx *gorm.DB, table string, names []string) ([]idName, error) {
 	clean := uniqueNames(names)
 	if len(clean) == 0 {
 		return nil, nil
 	}
-	var found []struct {
-		ID   int64
-		Name string
-	}
-	if err := tx.Table(table).Select("id", "name").Where("name IN ?", clean).Scan(&found).Error; err != nil {
+	var found []idName
+	if err := tx.Table(table).Select("id", "name").Where("name IN ?", clean).Order("name, id").Scan(&found).Error; err != nil {
 		return nil, fmt.Errorf("find %s: %w", table, err)
 	}
-	if len(found) == len(clean) {
-		ids := make([]int64, len(found))
-		for n, f := range found {
-			ids[n] = f.ID
+	if len(found) < len(clean) {
+		// Some names are new: add them in one statement that returns their rows. A concurrent
+		// writer may add one first; only then are the names read again.
+		known := make(map[string]bool, len(found))
+		for _, f := range found {
+			known[f.Name] = true
 		}
-		return ids, nil
+		now := time.Now().UTC().Truncate(time.Second)
+		var values []string
+		var args []any
+		for _, name := range clean {
+			if !known[name] {
+				values = append(values, "(?, ?)")
+				args = append(args, name, now)
+			}
+		}
+		var added []idName
+		err := tx.Raw("INSERT INTO "+table+" (name, created_at) VALUES "+strings.Join(values, ", ")+
+			" ON CONFLICT (name) DO NOTHING RETURNING id, name", args...).Scan(&added).Error
+		if err != nil {
+			return nil, fmt.Errorf("add %s: %w", table, err)
+		}
+		found = append(found, added...)
+		if len(added) < len(values) {
+			found = found[:0]
+			if err := tx.Table(table).Select("id", "name").Where("name IN ?", clean).Order("name, id").Scan(&found).Error; err != nil {
+				return nil, fmt.Errorf("find %s: %w", table, err)
+			}
+			return found, nil
+		}
+		slices.SortFunc(found, func(a, b idName) int { return cmp.Or(strings.Compare(a.Name, b.Name), cmp.Compare(a.ID, b.ID)) })
 	}
-	// Some names are new: add them (a concurrent writer may add one first) and read all again.
-	now := time.Now().UTC().Truncate(time.Second)
-	rows := make([]map[string]any, len(clean))
-	for n, name := range clean {
-		rows[n] = map[string]any{"name": name, "created_at": now}
-	}
-	if err := tx.Table(table).Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "name"}}, DoNothing: true}).Create(rows).Error; err != nil {
-		return nil, fmt.Errorf("add %s: %w", table, err)
-	}
-	var ids []int64
-	if err := tx.Table(table).Where("name IN ?", clean).Pluck("id", &ids).Error; err != nil {
-		return nil, fmt.Errorf("find %s: %w", table, err)
-	}
-	return ids, nil
+	return found, nil
 }
 
 // UniqueNames trims names and drops empty ones and case-insensitive repeats, keeping the first

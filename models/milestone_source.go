@@ -162,16 +162,6 @@ func mergeFields(base, extra fields) fields {
 	return base
 }
 
-// loadMilestoneSources fills the incident's milestone sources.
-func loadMilestoneSources(db *gorm.DB, inc *Incident) error {
-	var rows []MilestoneSource
-	if err := db.Where("incident_id = ?", inc.ID).Find(&rows).Error; err != nil {
-		return fmt.Errorf("load milestone sources of incident %d: %w", inc.ID, err)
-	}
-	inc.MilestoneSources = sourceMap(rows)
-	return nil
-}
-
 func sourceMap(rows []MilestoneSource) map[string]MilestoneSource {
 	if len(rows) == 0 {
 		return nil

@@ -92,10 +92,10 @@ func (s *Store) Recurrence(ctx context.Context) ([]FactorRecurrence, error) {
 
 // RecurrenceListing builds the report: for each factor, busiest first, its counts, flags and time
 // line over every live incident and follow-up, and the first listed (at most RecurrenceMaxListed)
-// of its incidents and follow-ups. Five statements (three when listed is 0) whatever the number
+// of its incidents and follow-ups. Four statements (two when listed is 0) whatever the number
 // of factors, incidents and follow-ups, each reading indexes of the factor tags, which migration
 // 00014 gives a copy of the incident's start and deletion and of when a follow-up took effect as
-// a fix, or the follow-up counts of migration 00009: no statement reads a wide table per tag, and
+// a fix, or the follow-up totals kept in memory: no statement reads a wide table per tag, and
 // none returns more rows than the factors times listed or times the spans of the time line.
 func (s *Store) RecurrenceListing(ctx context.Context, listed int) ([]FactorRecurrence, error) {
 	listed = min(max(listed, 0), RecurrenceMaxListed)
@@ -108,10 +108,11 @@ func (s *Store) RecurrenceListing(ctx context.Context, listed int) ([]FactorRecu
 	for n := range out {
 		byID[out[n].Factor.ID] = &out[n]
 	}
-	for _, step := range []func(*gorm.DB, map[int64]*FactorRecurrence) error{s.recurrenceTimeline, s.recurrenceStatuses} {
-		if err := step(db, byID); err != nil {
-			return nil, err
-		}
+	if err := s.recurrenceTimeline(db, byID); err != nil {
+		return nil, err
+	}
+	if err := s.recurrenceStatuses(ctx, byID); err != nil {
+		return nil, err
 	}
 	if listed > 0 {
 		if err := s.recurrenceIncidents(db, out, byID, listed); err != nil {
@@ -226,30 +227,20 @@ func (s *Store) recurrenceTimeline(db *gorm.DB, byID map[int64]*FactorRecurrence
 	return nil
 }
 
-// recurrenceStatusesSQL sums each factor's follow-ups by status from the follow-up counts that
-// migration 00009's triggers keep (the rows of one factor and no service), a few thousand rows
-// however many follow-ups there are.
-const recurrenceStatusesSQL = `SELECT factor_id, status, CAST(SUM(n) AS BIGINT) FROM follow_up_counts
-	WHERE factor_id > 0 AND service_id = 0 GROUP BY factor_id, status`
-
-// recurrenceStatuses counts each factor's follow-ups by status.
-func (s *Store) recurrenceStatuses(db *gorm.DB, byID map[int64]*FactorRecurrence) error {
-	err := scanRows(db, recurrenceStatusesSQL,
-		func(scan func(...any) error) error {
-			var factorID int64
-			var status string
-			var n int
-			if err := scan(&factorID, &status, &n); err != nil {
-				return err
-			}
-			if r := byID[factorID]; r != nil {
+// recurrenceStatuses counts each factor's follow-ups by status, from the totals the store keeps
+// in memory (list_counts.go).
+func (s *Store) recurrenceStatuses(ctx context.Context, byID map[int64]*FactorRecurrence) error {
+	byFactor, err := s.followUpStatusesByFactor(ctx)
+	if err != nil {
+		return fmt.Errorf("recurrence follow-up counts: %w", err)
+	}
+	for factorID, statuses := range byFactor {
+		if r := byID[factorID]; r != nil {
+			for status, n := range statuses {
 				r.FollowUpsByStatus[status] = n
 				r.FollowUpCount += n
 			}
-			return nil
-		})
-	if err != nil {
-		return fmt.Errorf("recurrence follow-up counts: %w", err)
+		}
 	}
 	return nil
 }
@@ -345,7 +336,7 @@ func (s *Store) ExplainRecurrence(ctx context.Context, listed int) (map[string]s
 		name, query string
 		args        []any
 	}{
-		{"summary", recurrenceSummarySQL, nil}, {"timeline", recurrenceTimelineSQL(), nil}, {"statuses", recurrenceStatusesSQL, nil},
+		{"summary", recurrenceSummarySQL, nil}, {"timeline", recurrenceTimelineSQL(), nil},
 		{"incidents", s.recurrenceIncidentsSQL(), []any{listed}}, {"follow-ups", s.recurrenceFollowUpsSQL(), []any{listed}},
 	}
 	prefix := "EXPLAIN QUERY PLAN "

@@ -41,6 +41,8 @@ type Store struct {
 	insightRows insightRows
 	// children keeps incidents' nested records while their incident's mark stands still.
 	children childrenCache
+	// counts keeps the list totals and follow-up counts (list_counts.go).
+	counts listCounts
 	// webhooks wakes this process's webhook delivery workers.
 	webhooks webhookState
 	// outbox wakes the subscribers' outbox worker after deliveries were queued.
@@ -158,7 +160,12 @@ func Open(ctx context.Context, databaseURL string) (*Store, error) {
 }
 
 func (s *Store) countStatements(db *gorm.DB) error {
-	count := func(*gorm.DB) { s.statements.Add(1) }
+	count := func(db *gorm.DB) {
+		s.statements.Add(1)
+		if c, ok := db.Statement.Context.Value(statementCounterKey{}).(*atomic.Int64); ok {
+			c.Add(1)
+		}
+	}
 	cb := db.Callback()
 	for _, err := range []error{
 		cb.Create().After("gorm:create").Register("hindsight:count", count),
@@ -173,6 +180,15 @@ func (s *Store) countStatements(db *gorm.DB) error {
 		}
 	}
 	return nil
+}
+
+type statementCounterKey struct{}
+
+// WithStatementCounter returns a context under which every statement the store runs, in any
+// goroutine the work starts with it, also adds one to n: a test counts one request's statements
+// without those of the background workers running beside it.
+func WithStatementCounter(ctx context.Context, n *atomic.Int64) context.Context {
+	return context.WithValue(ctx, statementCounterKey{}, n)
 }
 
 // Statements returns how many SQL statements the store has run since it opened.

@@ -96,13 +96,13 @@ func (s *Store) trash(ctx context.Context, now time.Time, id int64) ([]TrashedIn
 
 // RestoreIncident brings a deleted incident back from the Trash as it was: delete only set its
 // deleted_at, so clearing it returns the incident with its timeline, impact windows,
-// follow-ups, tags and links, and its version and updated_at unchanged. The triggers that keep
-// the counts and recurrence follow deleted_at both ways (migrations 00007, 00009, 00014); the
-// write path records the incident as changed. An incident deleted more than TrashDays before now,
+// follow-ups, tags and links, and its version and updated_at unchanged. The write path
+// records the incident as changed and writes its recurrence copies again. An incident deleted more than TrashDays before now,
 // or not deleted, is ErrNotFound.
 func (s *Store) RestoreIncident(ctx context.Context, id int64, now time.Time) error {
 	return s.inWrite(ctx, func(tx *gorm.DB, c *changes) error {
 		c.row(id, true)
+		c.recurrence(id)
 		res := tx.Unscoped().Model(&Incident{}).
 			Where("id = ? AND deleted_at IS NOT NULL AND deleted_at >= ?", id, trashCutoff(now)).
 			UpdateColumn("deleted_at", nil)

@@ -237,3 +237,20 @@ func (s *Store) VersionLooks() int64 {
 	defer f.mu.Unlock()
 	return f.looks
 }
+
+// changedSince returns the feed's generation now, the incidents that changed after generation
+// since, and whether everything must be read again.
+func (s *Store) changedSince(since generation) (now generation, ids []int64, all bool) {
+	f := &s.versions
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.everything > since {
+		return f.gen, nil, true
+	}
+	for id, g := range f.changed {
+		if g > since {
+			ids = append(ids, id)
+		}
+	}
+	return f.gen, ids, false
+}

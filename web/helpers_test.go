@@ -32,6 +32,8 @@ type app struct {
 	jar    http.CookieJar
 	csrf   string
 	bearer string
+	// lastStatements counts the statements of the last request sent through do.
+	lastStatements *atomic.Int64
 }
 
 var siteURL, _ = url.Parse("http://example.com/")
@@ -105,6 +107,8 @@ func (a *app) do(method, path, contentType string, body io.Reader) response {
 	} else if a.csrf != "" && contentType != "application/x-www-form-urlencoded" {
 		req.Header.Set("X-CSRF-Token", a.csrf)
 	}
+	a.lastStatements = new(atomic.Int64)
+	req = req.WithContext(models.WithStatementCounter(req.Context(), a.lastStatements))
 	rec := httptest.NewRecorder()
 	a.e.ServeHTTP(rec, req)
 	a.jar.SetCookies(siteURL, rec.Result().Cookies())

@@ -64,6 +64,8 @@ func countTriggerStatements(t *testing.T, db *sql.DB) func() int64 {
 // writes responders make all day: an API PUT that changes an incident's title and moves it to a
 // service never seen before, and a timeline entry added through the incident page's form. The
 // limits are what the write path takes today (docs/caching.md): the goal is 15 for the PUT.
+// Since migration 00035 no count or recurrence trigger fires; the one trigger statement left is
+// the title's search document.
 func TestWriteStatementBudget(t *testing.T) {
 	a := newApp(t)
 	r := a.json(http.MethodPost, "/api/v1/incidents", map[string]any{
@@ -82,11 +84,11 @@ func TestWriteStatementBudget(t *testing.T) {
 	inTriggers := countTriggerStatements(t, db)
 	count := func(name string, do func() response, want int) int64 {
 		t.Helper()
-		before, beforeTriggers := a.store.Statements(), inTriggers()
+		beforeTriggers := inTriggers()
 		if r := do(); r.status != http.StatusOK && r.status != http.StatusSeeOther {
 			t.Fatalf("%s: %d %s", name, r.status, r.body)
 		}
-		own := a.store.Statements() - before
+		own := a.lastStatements.Load() // the request's, not a background worker's
 		triggers := inTriggers() - beforeTriggers
 		total := own + triggers
 		t.Logf("%s: %d statements, %d of them in triggers", name, total, triggers)
@@ -101,7 +103,7 @@ func TestWriteStatementBudget(t *testing.T) {
 			"services": []string{"Checkout", "Cards"}, "regions": []string{"EU"}, "factors": []string{"retry-amplification"},
 			"milestones": map[string]any{"started_at": "2026-03-12T16:00:00Z", "detected_at": "2026-03-12T16:05:00Z"},
 		})
-	}, 24)
+	}, 19)
 	count("a timeline entry added through the form", func() response {
 		return a.post("/incidents/1/events", url.Values{"at": {"2026-03-12T16:20"}, "time_zone": {"UTC"}, "kind": {"note"}, "body": {"Rolled back the deploy."}})
 	}, 10)

@@ -22,7 +22,7 @@ func TestDoctorCommand(t *testing.T) {
 				t.Fatal(err)
 			}
 			out, err := runCLI(t, "", "doctor", "--database", db)
-			if err != nil || !strings.Contains(out, "incident_counts: ok (") || !strings.Contains(out, "follow_up_counts: ok (") ||
+			if err != nil || !strings.Contains(out, "incident_factors recurrence copy (started_unix, live): ok (") ||
 				!strings.Contains(out, "incident_versions: not checked: ") || strings.Contains(out, "differ") {
 				t.Fatalf("doctor on a fresh database: %v\n%s", err, out)
 			}
@@ -35,18 +35,18 @@ func TestDoctorCommand(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := sqlDB.Exec("UPDATE incident_counts SET n = n + 5 WHERE n > 0"); err != nil {
+			if _, err := sqlDB.Exec("UPDATE incident_factors SET started_unix = started_unix + 5 WHERE started_unix IS NOT NULL"); err != nil {
 				t.Fatal(err)
 			}
 			store.Close()
 
 			out, err = runCLI(t, "", "doctor", "--database", db)
-			if !errors.Is(err, models.ErrDoctorFound) || !strings.Contains(out, "incident_counts: ") || !(strings.Contains(out, " differ\n") || strings.Contains(out, " differs\n")) ||
-				!strings.Contains(out, "n stored ") || !strings.Contains(out, "follow_up_counts: ok (") {
-				t.Fatalf("doctor after corrupting incident_counts: %v\n%s", err, out)
+			if !errors.Is(err, models.ErrDoctorFound) || !strings.Contains(out, "incident_factors recurrence copy (started_unix, live): ") || !(strings.Contains(out, " differ\n") || strings.Contains(out, " differs\n")) ||
+				!strings.Contains(out, "started_unix stored ") || !strings.Contains(out, "follow_up_factors recurrence copy (fixed_unix, live): ok (") {
+				t.Fatalf("doctor after corrupting the recurrence copy: %v\n%s", err, out)
 			}
 			out, err = runCLI(t, "", "doctor", "--repair", "--database", db)
-			if err != nil || !strings.Contains(out, "incident_counts: rewrote ") || strings.Contains(out, "differ") {
+			if err != nil || !strings.Contains(out, "incident_factors recurrence copy (started_unix, live): rewrote ") || strings.Contains(out, "differ") {
 				t.Fatalf("doctor --repair: %v\n%s", err, out)
 			}
 			out, err = runCLI(t, "", "doctor", "--database", db)

@@ -102,6 +102,9 @@ func FillFollowUps(t testing.TB, s *models.Store, perIncident int) {
 	if err := tx.Commit(); err != nil {
 		t.Fatal(err)
 	}
+	if err := s.RecordEverything(ctx); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // AtScale is the database the benchmarks at scale share: 100,000 incidents (or as many as
