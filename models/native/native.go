@@ -223,6 +223,26 @@ func instantPtr(t *time.Time) *time.Time {
 // service and region, ordered by id. It reads the incidents a batch at a time.
 func Export(ctx context.Context, store *models.Store, w io.Writer) error {
 	out := bufio.NewWriter(w)
+	fmt.Fprintf(out, "{\n  \"format\": %q,\n  \"format_version\": %d,\n", Format, FormatVersion)
+	if err := writeLists(ctx, store, out); err != nil {
+		return err
+	}
+	if err := writeIncidents(ctx, store, out); err != nil {
+		return err
+	}
+	if err := writeHistory(ctx, store, out); err != nil {
+		return err
+	}
+	if err := writeTables(ctx, store, out); err != nil {
+		return err
+	}
+	out.WriteString("}\n")
+	return out.Flush()
+}
+
+// writeLists writes what the incidents refer to and the site's own records: services, regions,
+// factors, settings, templates and the severities' default templates.
+func writeLists(ctx context.Context, store *models.Store, out *bufio.Writer) error {
 	services, err := store.AllServices(ctx)
 	if err != nil {
 		return err
@@ -259,7 +279,6 @@ func Export(ctx context.Context, store *models.Store, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "{\n  \"format\": %q,\n  \"format_version\": %d,\n", Format, FormatVersion)
 	if err := writeList(out, "services", names, false); err != nil {
 		return err
 	}
@@ -275,12 +294,14 @@ func Export(ctx context.Context, store *models.Store, w io.Writer) error {
 	if err := writeList(out, "templates", templates, false); err != nil {
 		return err
 	}
-	if err := writeList(out, "template_defaults", defaults, false); err != nil {
-		return err
-	}
+	return writeList(out, "template_defaults", defaults, false)
+}
+
+// writeIncidents writes every incident, a batch at a time, with its links and published versions.
+func writeIncidents(ctx context.Context, store *models.Store, out *bufio.Writer) error {
 	out.WriteString("  \"incidents\": [")
 	first := true
-	err = store.EachIncident(ctx, 200, func(batch []models.Incident) error {
+	err := store.EachIncident(ctx, 200, func(batch []models.Incident) error {
 		ids := make([]int64, len(batch))
 		for n := range batch {
 			ids[n] = batch[n].ID
@@ -317,9 +338,15 @@ func Export(ctx context.Context, store *models.Store, w io.Writer) error {
 	if !first {
 		out.WriteString("\n  ")
 	}
-	out.WriteString("],\n  \"audit_entries\": [")
-	first = true
-	err = store.EachAuditEntry(ctx, 1000, func(batch []models.AuditEntry) error {
+	out.WriteString("],\n")
+	return nil
+}
+
+// writeHistory writes every history entry, a batch at a time.
+func writeHistory(ctx context.Context, store *models.Store, out *bufio.Writer) error {
+	out.WriteString("  \"audit_entries\": [")
+	first := true
+	err := store.EachAuditEntry(ctx, 1000, func(batch []models.AuditEntry) error {
 		for _, e := range batch {
 			if !first {
 				out.WriteString(",")
@@ -339,11 +366,7 @@ func Export(ctx context.Context, store *models.Store, w io.Writer) error {
 		out.WriteString("\n  ")
 	}
 	out.WriteString("],\n")
-	if err := writeTables(ctx, store, out); err != nil {
-		return err
-	}
-	out.WriteString("}\n")
-	return out.Flush()
+	return nil
 }
 
 // writeTables writes the tables carried row for row, each a list of rows keyed by column, every
