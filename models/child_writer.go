@@ -268,35 +268,43 @@ func (w *childWriter) writeWindows(tx *gorm.DB) error {
 
 // resolveOwners does for many follow-ups what resolveOwner does for one, in one query per batch
 // of distinct owners: an owner naming exactly one enabled account, by email or by name (ignoring
-// case), becomes that account.
+// case as the database's LOWER does), becomes that account.
 func resolveOwners(tx *gorm.DB, followUps []FollowUp) error {
 	var owners []string
 	seen := map[string]bool{}
 	for n := range followUps {
 		followUps[n].OwnerID = nil
-		key := strings.ToLower(strings.TrimSpace(followUps[n].Owner))
-		if key != "" && !seen[key] {
-			seen[key] = true
-			owners = append(owners, key)
+		owner := strings.TrimSpace(followUps[n].Owner)
+		if owner != "" && !seen[owner] {
+			seen[owner] = true
+			owners = append(owners, owner)
 		}
 	}
-	matches := map[string][]User{}
-	for chunk := range chunks(owners, importINBatch) {
-		var users []User
-		if err := tx.Select("id", "email", "name").Where("disabled_at IS NULL AND (LOWER(email) IN ? OR LOWER(name) IN ?)", chunk, chunk).
-			Find(&users).Error; err != nil {
+	type match struct {
+		Owner string
+		ID    int64
+		Email string
+	}
+	matches := map[string][]match{}
+	for chunk := range chunks(owners, changesBatch) {
+		values := strings.TrimSuffix(strings.Repeat("(CAST(? AS TEXT)), ", len(chunk)), ", ")
+		args := make([]any, len(chunk))
+		for n, owner := range chunk {
+			args[n] = owner
+		}
+		var found []match
+		err := tx.Raw(`WITH o (owner) AS (VALUES `+values+`)
+			SELECT o.owner, u.id, u.email FROM o JOIN users u ON u.disabled_at IS NULL
+				AND (LOWER(u.email) = LOWER(o.owner) OR LOWER(u.name) = LOWER(o.owner))`, args...).Scan(&found).Error
+		if err != nil {
 			return fmt.Errorf("match follow-up owners: %w", err)
 		}
-		for _, u := range users {
-			email, name := strings.ToLower(u.Email), strings.ToLower(u.Name)
-			matches[email] = append(matches[email], u)
-			if name != email {
-				matches[name] = append(matches[name], u)
-			}
+		for _, m := range found {
+			matches[m.Owner] = append(matches[m.Owner], m)
 		}
 	}
 	for n := range followUps {
-		if found := matches[strings.ToLower(strings.TrimSpace(followUps[n].Owner))]; len(found) == 1 {
+		if found := matches[strings.TrimSpace(followUps[n].Owner)]; len(found) == 1 {
 			followUps[n].OwnerID, followUps[n].Owner = &found[0].ID, found[0].Email
 		}
 	}
