@@ -10,71 +10,24 @@ import (
 	"gorm.io/gorm/clause"
 )
 
-// replaceChildren swaps the incident's nested records for the given ones, per kind present.
+// replaceChildren swaps the incident's nested records for the given ones, per kind present,
+// through the one writer of nested records, and its outgoing links.
 func (s *Store) replaceChildren(tx *gorm.DB, ch *changes, incidentID int64, c Children) error {
-	if err := checkTimelineSize(c); err != nil {
+	h := newHistory(tx.Statement.Context)
+	children := &childWriter{history: h, resolveOwners: true}
+	if err := children.add(incidentID, c, true); err != nil {
 		return err
 	}
-	if c.Timeline != nil || c.ImpactWindows != nil {
-		ch.insights(incidentID)
-	} else if c.FollowUps != nil || c.Links != nil {
-		ch.incident(incidentID)
-	}
-	if c.Timeline != nil {
-		var old []TimelineEvent
-		if err := tx.Where("incident_id = ?", incidentID).Find(&old).Error; err != nil {
-			return fmt.Errorf("load timeline: %w", err)
-		}
-		for n := range old {
-			if err := deleteRow(tx, incidentID, old[n].ID, &TimelineEvent{}, EntityEvent, eventFields(&old[n])); err != nil {
-				return err
-			}
-		}
-		for _, in := range *c.Timeline {
-			if _, err := insertEvent(tx, incidentID, in); err != nil {
-				return err
-			}
-		}
-	}
-	if c.ImpactWindows != nil {
-		var old []ImpactWindow
-		if err := tx.Preload("Services").Where("incident_id = ?", incidentID).Find(&old).Error; err != nil {
-			return fmt.Errorf("load impact windows: %w", err)
-		}
-		for n := range old {
-			if err := deleteRow(tx, incidentID, old[n].ID, &ImpactWindow{}, EntityWindow, windowFields(&old[n], old[n].ServiceNames())); err != nil {
-				return err
-			}
-		}
-		for _, in := range *c.ImpactWindows {
-			if _, err := insertWindow(tx, incidentID, in); err != nil {
-				return err
-			}
-		}
+	if err := children.write(tx, ch); err != nil {
+		return err
 	}
 	if c.Links != nil {
+		ch.incident(incidentID)
 		if err := replaceOutgoingLinks(tx, ch, incidentID, *c.Links); err != nil {
 			return err
 		}
 	}
-	if c.FollowUps != nil {
-		ch.recurrence(incidentID)
-		var old []FollowUp
-		if err := tx.Preload("Factors").Where("incident_id = ?", incidentID).Find(&old).Error; err != nil {
-			return fmt.Errorf("load follow-ups: %w", err)
-		}
-		for n := range old {
-			if err := deleteRow(tx, incidentID, old[n].ID, &FollowUp{}, EntityFollowUp, followUpFields(&old[n], old[n].FactorSlugs())); err != nil {
-				return err
-			}
-		}
-		for _, in := range *c.FollowUps {
-			if _, err := insertFollowUp(tx, incidentID, in); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+	return h.write(tx)
 }
 
 // deleteRow removes one nested record and records it in history.
@@ -403,9 +356,6 @@ func (s *Store) AddChildren(ctx context.Context, incidentID int64, c Children) e
 	// Entries and windows are read by the insights.
 	insights := (c.Timeline != nil && len(*c.Timeline) > 0) || (c.ImpactWindows != nil && len(*c.ImpactWindows) > 0)
 	return s.withIncident(ctx, incidentID, insights, func(tx *gorm.DB, ch *changes) error {
-		if c.FollowUps != nil && len(*c.FollowUps) > 0 {
-			ch.recurrence(incidentID)
-		}
 		if c.Timeline != nil && len(*c.Timeline) > 0 {
 			var n int64
 			if err := tx.Model(&TimelineEvent{}).Where("incident_id = ?", incidentID).Count(&n).Error; err != nil {
@@ -414,26 +364,15 @@ func (s *Store) AddChildren(ctx context.Context, incidentID int64, c Children) e
 			if n+int64(len(*c.Timeline)) > MaxTimelineEvents {
 				return FieldErrors{{Field: "timeline", Message: timelineFullMessage}}
 			}
-			for _, in := range *c.Timeline {
-				if _, err := insertEvent(tx, incidentID, in); err != nil {
-					return err
-				}
-			}
 		}
-		if c.ImpactWindows != nil {
-			for _, in := range *c.ImpactWindows {
-				if _, err := insertWindow(tx, incidentID, in); err != nil {
-					return err
-				}
-			}
+		h := newHistory(ctx)
+		children := &childWriter{history: h, resolveOwners: true}
+		if err := children.add(incidentID, Children{Timeline: c.Timeline, ImpactWindows: c.ImpactWindows, FollowUps: c.FollowUps}, false); err != nil {
+			return err
 		}
-		if c.FollowUps != nil {
-			for _, in := range *c.FollowUps {
-				if _, err := insertFollowUp(tx, incidentID, in); err != nil {
-					return err
-				}
-			}
+		if err := children.write(tx, ch); err != nil {
+			return err
 		}
-		return nil
+		return h.write(tx)
 	})
 }

@@ -135,8 +135,9 @@ func importNative(ctx context.Context, path, database string, dryRun bool, stdou
 	if dryRun {
 		verb = "checked, nothing written:"
 	}
-	fmt.Fprintf(stdout, "%s %d incident(s) with %d timeline event(s), %d impact window(s), %d follow-up(s) and %d link(s); %d service(s), %d region(s), %d factor(s), %d history entries\n",
-		verb, summary.Incidents, summary.Events, summary.Windows, summary.FollowUps, summary.Links, summary.Services, summary.Regions, summary.Factors, summary.History)
+	fmt.Fprintf(stdout, "%s %d incident(s) with %d timeline event(s), %d impact window(s), %d follow-up(s) and %d link(s); %d service(s), %d region(s), %d factor(s), %d history entries; %d postmortem version(s), %d setting(s) and %d row(s) of the status page, integrations, webhooks and milestone sources\n",
+		verb, summary.Incidents, summary.Events, summary.Windows, summary.FollowUps, summary.Links, summary.Services, summary.Regions, summary.Factors, summary.History,
+		summary.Versions, summary.Settings, summary.Rows)
 	return nil
 }
 

@@ -2,9 +2,13 @@
 // database: a backup, and the way to move from SQLite to PostgreSQL. Every id, version and
 // timestamp is kept, so an export of the restored database is byte for byte the export it came
 // from. It holds the incidents with everything nested in them and their links, services,
-// regions, the factor taxonomy, the published postmortem versions, the site settings and the
-// history; accounts, sessions and API tokens stay out, since a file that travels should not
-// carry password hashes: on the new database an admin sets up the accounts again.
+// regions, the factor taxonomy, the templates, the published postmortem versions, the site
+// settings and the history, and row for row the status page's records (components, maintenance,
+// subscribers, the logo, the Statuspage details), the integrations and alert state, the
+// milestones' sources and the webhook endpoints (models.NativeVerbatimTables). Accounts,
+// sessions, API tokens and the outboxes stay out (models.NativeTableCoverage says why), since a
+// file that travels should not carry password hashes: on the new database an admin sets up the
+// accounts again.
 package native
 
 import (
@@ -15,6 +19,7 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -31,8 +36,9 @@ const (
 // Summary counts what an import wrote, or in a check would write.
 type Summary struct {
 	Services, Regions, Factors, Incidents, Events, Windows, FollowUps, Links, History int
-	// Versions counts published postmortem versions, Settings the stored site settings.
-	Versions, Settings int
+	// Versions counts published postmortem versions, Settings the stored site settings, Rows
+	// the rows of the tables carried row for row (models.NativeVerbatimTables).
+	Versions, Settings, Rows int
 }
 
 // The document's shapes. Instants are UTC with microseconds, the precision both databases keep,
@@ -79,6 +85,8 @@ type incident struct {
 	AcknowledgedAt  *time.Time `json:"acknowledged_at,omitempty"`
 	MitigatedAt     *time.Time `json:"mitigated_at,omitempty"`
 	ResolvedAt      *time.Time `json:"resolved_at,omitempty"`
+	// MilestoneDays names, comma-separated, the milestones known only to the day.
+	MilestoneDays   string     `json:"milestone_days,omitempty"`
 	PostmortemState string     `json:"postmortem_state"`
 	PublishedAt     *time.Time `json:"published_at,omitempty"`
 	Public          bool       `json:"public"`
@@ -215,6 +223,26 @@ func instantPtr(t *time.Time) *time.Time {
 // service and region, ordered by id. It reads the incidents a batch at a time.
 func Export(ctx context.Context, store *models.Store, w io.Writer) error {
 	out := bufio.NewWriter(w)
+	fmt.Fprintf(out, "{\n  \"format\": %q,\n  \"format_version\": %d,\n", Format, FormatVersion)
+	if err := writeLists(ctx, store, out); err != nil {
+		return err
+	}
+	if err := writeIncidents(ctx, store, out); err != nil {
+		return err
+	}
+	if err := writeHistory(ctx, store, out); err != nil {
+		return err
+	}
+	if err := writeTables(ctx, store, out); err != nil {
+		return err
+	}
+	out.WriteString("}\n")
+	return out.Flush()
+}
+
+// writeLists writes what the incidents refer to and the site's own records: services, regions,
+// factors, settings, templates and the severities' default templates.
+func writeLists(ctx context.Context, store *models.Store, out *bufio.Writer) error {
 	services, err := store.AllServices(ctx)
 	if err != nil {
 		return err
@@ -251,7 +279,6 @@ func Export(ctx context.Context, store *models.Store, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "{\n  \"format\": %q,\n  \"format_version\": %d,\n", Format, FormatVersion)
 	if err := writeList(out, "services", names, false); err != nil {
 		return err
 	}
@@ -267,12 +294,14 @@ func Export(ctx context.Context, store *models.Store, w io.Writer) error {
 	if err := writeList(out, "templates", templates, false); err != nil {
 		return err
 	}
-	if err := writeList(out, "template_defaults", defaults, false); err != nil {
-		return err
-	}
+	return writeList(out, "template_defaults", defaults, false)
+}
+
+// writeIncidents writes every incident, a batch at a time, with its links and published versions.
+func writeIncidents(ctx context.Context, store *models.Store, out *bufio.Writer) error {
 	out.WriteString("  \"incidents\": [")
 	first := true
-	err = store.EachIncident(ctx, 200, func(batch []models.Incident) error {
+	err := store.EachIncident(ctx, 200, func(batch []models.Incident) error {
 		ids := make([]int64, len(batch))
 		for n := range batch {
 			ids[n] = batch[n].ID
@@ -309,9 +338,15 @@ func Export(ctx context.Context, store *models.Store, w io.Writer) error {
 	if !first {
 		out.WriteString("\n  ")
 	}
-	out.WriteString("],\n  \"audit_entries\": [")
-	first = true
-	err = store.EachAuditEntry(ctx, 1000, func(batch []models.AuditEntry) error {
+	out.WriteString("],\n")
+	return nil
+}
+
+// writeHistory writes every history entry, a batch at a time.
+func writeHistory(ctx context.Context, store *models.Store, out *bufio.Writer) error {
+	out.WriteString("  \"audit_entries\": [")
+	first := true
+	err := store.EachAuditEntry(ctx, 1000, func(batch []models.AuditEntry) error {
 		for _, e := range batch {
 			if !first {
 				out.WriteString(",")
@@ -330,8 +365,43 @@ func Export(ctx context.Context, store *models.Store, w io.Writer) error {
 	if !first {
 		out.WriteString("\n  ")
 	}
-	out.WriteString("]\n}\n")
-	return out.Flush()
+	out.WriteString("],\n")
+	return nil
+}
+
+// writeTables writes the tables carried row for row, each a list of rows keyed by column, every
+// table present even when empty.
+func writeTables(ctx context.Context, store *models.Store, out *bufio.Writer) error {
+	out.WriteString("  \"tables\": {")
+	for n, table := range models.NativeVerbatimTables() {
+		if n > 0 {
+			out.WriteString(",")
+		}
+		fmt.Fprintf(out, "\n    %q: [", table)
+		first := true
+		err := store.EachTableRow(ctx, table, func(row map[string]any) error {
+			if !first {
+				out.WriteString(",")
+			}
+			first = false
+			data, err := json.MarshalIndent(row, "      ", "  ")
+			if err != nil {
+				return err
+			}
+			out.WriteString("\n      ")
+			_, err = out.Write(data)
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		if !first {
+			out.WriteString("\n    ")
+		}
+		out.WriteString("]")
+	}
+	out.WriteString("\n  }\n")
+	return nil
 }
 
 func writeList[T any](out *bufio.Writer, key string, list []T, last bool) error {
@@ -374,6 +444,7 @@ func fromModel(inc *models.Incident) incident {
 		TriggeredAt: instantPtr(inc.TriggeredAt), StartedAt: instantPtr(inc.StartedAt),
 		DetectedAt: instantPtr(inc.DetectedAt), AcknowledgedAt: instantPtr(inc.AcknowledgedAt),
 		MitigatedAt: instantPtr(inc.MitigatedAt), ResolvedAt: instantPtr(inc.ResolvedAt),
+		MilestoneDays:   inc.MilestoneDays,
 		PostmortemState: inc.PostmortemState, PublishedAt: instantPtr(inc.PublishedAt), Public: inc.Public,
 		Source: inc.Source, ExternalID: inc.ExternalID, Version: inc.Version,
 		CreatedAt: instant(inc.CreatedAt), UpdatedAt: instant(inc.UpdatedAt),
@@ -458,6 +529,8 @@ func read(ctx context.Context, store *models.Store, r io.Reader, name string) (S
 			err = decodeFactors(dec, &factors, ids.factors)
 		case "settings":
 			err = pub.decodeSettings(dec)
+		case "tables":
+			err = pub.decodeTables(dec)
 		case "templates":
 			err = decodeTemplates(dec, &restored)
 		case "template_defaults":
@@ -503,9 +576,12 @@ func read(ctx context.Context, store *models.Store, r io.Reader, name string) (S
 			} else {
 				// The versions and settings are all read once the history is: they are written
 				// after it, in the same transaction.
-				counts, err := store.RestoreDatabaseWithPublishing(ctx, snap, func() ([]models.PostmortemVersion, []models.Setting, error) {
-					return pub.versions, pub.settings, nil
-				})
+				// The versions, settings and tables are all read once the history is: they are
+				// written after it, in the same transaction.
+				snap.Rest = func() (models.SnapshotRest, error) {
+					return models.SnapshotRest{Versions: pub.versions, Settings: pub.settings, Tables: pub.tables}, nil
+				}
+				counts, err := store.RestoreDatabase(ctx, snap)
 				if err != nil {
 					return summary, err
 				}
@@ -515,7 +591,7 @@ func read(ctx context.Context, store *models.Store, r io.Reader, name string) (S
 				}
 			}
 			summary.Services, summary.Regions, summary.Factors, summary.Links = len(services), len(regions), len(factors), len(links)
-			summary.Versions, summary.Settings = len(pub.versions), len(pub.settings)
+			summary.Versions, summary.Settings, summary.Rows = len(pub.versions), len(pub.settings), pub.rows()
 			// Whatever follows the incidents was read inside the sequences.
 			return summary, nil
 		default:
@@ -614,6 +690,13 @@ func readRest(dec *json.Decoder, name string, pub *publishing, summary *Summary)
 				}
 				continue
 			}
+			if key == "tables" {
+				if err := pub.decodeTables(dec); err != nil {
+					fail(fmt.Errorf("tables: %w", err))
+					return
+				}
+				continue
+			}
 			if key != "audit_entries" {
 				var skip json.RawMessage
 				if err := dec.Decode(&skip); err != nil {
@@ -657,11 +740,40 @@ func readRest(dec *json.Decoder, name string, pub *publishing, summary *Summary)
 }
 
 // publishing gathers what is restored after the history: the incidents' published postmortem
-// versions and the site settings.
+// versions, the site settings and the tables carried row for row.
 type publishing struct {
 	versions []models.PostmortemVersion
 	settings []models.Setting
 	keys     map[string]bool
+	tables   []models.TableRows
+}
+
+// decodeTables reads the tables carried row for row: an object of table names, each a list of
+// rows keyed by column. Which tables and columns the schema has is checked as they are written.
+func (p *publishing) decodeTables(dec *json.Decoder) error {
+	if p.tables != nil {
+		return errors.New("the tables appear twice")
+	}
+	var tables map[string][]map[string]json.RawMessage
+	if err := dec.Decode(&tables); err != nil {
+		return err
+	}
+	p.tables = []models.TableRows{}
+	for _, name := range slices.Sorted(maps.Keys(tables)) {
+		if kind, _ := models.NativeTableCoverage(name); kind != "verbatim" {
+			return fmt.Errorf("%s is not a table this Hindsight restores row for row", name)
+		}
+		p.tables = append(p.tables, models.TableRows{Table: name, Rows: tables[name]})
+	}
+	return nil
+}
+
+func (p *publishing) rows() int {
+	n := 0
+	for _, t := range p.tables {
+		n += len(t.Rows)
+	}
+	return n
 }
 
 func (p *publishing) decodeSettings(dec *json.Decoder) error {
@@ -766,6 +878,7 @@ func toModel(in incident, ids refs) (*models.Incident, models.FieldErrors) {
 		Trigger: in.Trigger, Detection: in.Detection, Response: in.Response, Lessons: in.Lessons,
 		TimeZone: in.TimeZone, TriggeredAt: in.TriggeredAt, StartedAt: in.StartedAt, DetectedAt: in.DetectedAt,
 		AcknowledgedAt: in.AcknowledgedAt, MitigatedAt: in.MitigatedAt, ResolvedAt: in.ResolvedAt,
+		MilestoneDays:   in.MilestoneDays,
 		PostmortemState: in.PostmortemState, PublishedAt: in.PublishedAt, Public: in.Public,
 		Source: in.Source, ExternalID: in.ExternalID, Version: in.Version,
 		CreatedAt: in.CreatedAt, UpdatedAt: in.UpdatedAt,

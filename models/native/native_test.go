@@ -206,6 +206,9 @@ func TestBadExportWritesNothing(t *testing.T) {
 	source := storetest.SQLite(t)
 	fill(t, source)
 	good := string(export(t, source))
+	// The columns and values of the tables carried row for row are checked against the schema as
+	// they are written: Check, which has no database, passes them (onWrite).
+	onWrite := map[string]bool{"unknown column": true, "bad column value": true}
 	cases := []struct{ name, doc, want string }{
 		{"bad title", strings.Replace(good, `"title": "Europe: several services unreachable`, `"title": "`+strings.Repeat("x", 201)+`" , "x": "`, 1), "incident 2 (id 2): title: Must be at most 200 characters."},
 		{"unknown status", strings.Replace(good, `"status": "resolved"`, `"status": "gone"`, 1), "incident 1 (id 1): status: Must be one of"},
@@ -216,6 +219,9 @@ func TestBadExportWritesNothing(t *testing.T) {
       ]`, 1), `factors: "stale-runbooks" is not in the document's list.`},
 		{"bad version body", strings.Replace(good, `"body": "{`, `"body": "{{`, 1), "postmortem_versions[0].body: Not a public postmortem in JSON."},
 		{"duplicate setting", strings.Replace(good, `"key": "status_page_time_zone"`, `"key": "status_page_name"`, 1), `setting "status_page_name" appears twice`},
+		{"table not carried", strings.Replace(good, `"tables": {`, `"tables": {"users": [], `, 1), "users is not a table this Hindsight restores row for row"},
+		{"unknown column", strings.Replace(good, `"shortlink": `, `"shortlinks": `, 1), "statuspage_incidents: there is no column shortlinks"},
+		{"bad column value", strings.Replace(good, `"deliver_notifications": true`, `"deliver_notifications": "yes"`, 1), "statuspage_updates row 1, deliver_notifications"},
 		{"truncated", good[:len(good)/2], "backup.json"},
 		{"trailing junk", good + "{}", "unexpected data after the document"},
 		{"not ours", `{"format": "other", "incidents": []}`, "not a Hindsight export"},
@@ -233,7 +239,7 @@ func TestBadExportWritesNothing(t *testing.T) {
 			if names, _ := target.ServiceNames(context.Background()); len(names) != 0 {
 				t.Errorf("services written: %v", names)
 			}
-			if _, err := native.Check(strings.NewReader(tc.doc), "backup.json"); err == nil {
+			if _, err := native.Check(strings.NewReader(tc.doc), "backup.json"); err == nil && !onWrite[tc.name] {
 				t.Errorf("Check passed a bad document")
 			}
 		})
