@@ -28,9 +28,18 @@ type changes struct {
 	incidents map[int64]bool
 	// rows holds the incidents whose own row changed, which other incidents' pages show.
 	rows map[int64]bool
+	// publicBefore holds, for the incidents whose public state a write may change, that state as
+	// it was before (watchPublic): before the transaction commits, what became public is queued
+	// for the subscribers (notifyPublicChanges).
+	publicBefore map[int64]publicState
+	// offStatusPage holds the watched incidents this write leaves off the status page: nothing of
+	// them to compare.
+	offStatusPage map[int64]bool
 }
 
-func newChanges() *changes { return &changes{incidents: map[int64]bool{}, rows: map[int64]bool{}} }
+func newChanges() *changes {
+	return &changes{incidents: map[int64]bool{}, rows: map[int64]bool{}, publicBefore: map[int64]publicState{}, offStatusPage: map[int64]bool{}}
+}
 
 // incident records that something an incident's page shows changed.
 func (c *changes) incident(ids ...int64) {
@@ -80,6 +89,9 @@ func (s *Store) inWrite(ctx context.Context, fn func(tx *gorm.DB, c *changes) er
 	}
 	err := s.write.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		if err := fn(tx, c); err != nil {
+			return err
+		}
+		if err := s.notifyPublicChanges(tx, c); err != nil {
 			return err
 		}
 		return s.recordChanges(tx, c)

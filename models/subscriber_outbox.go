@@ -50,29 +50,9 @@ type subscriberDelivery struct {
 
 func (subscriberDelivery) TableName() string { return "subscriber_deliveries" }
 
-// notifyPublicUpdate queues a message about a timeline entry just made public, to every
-// confirmed subscriber of the incident's components, when the incident is on the status page.
-// Call it in the write's transaction, once, when the entry becomes public (created public, or
-// turned public), not on every save.
-func (s *Store) notifyPublicUpdate(tx *gorm.DB, incidentID, eventID int64) error {
-	return s.notifySubscribers(tx, MessageUpdate, incidentID, &eventID)
-}
-
-// notifyPostmortemPublished queues a message about an incident's postmortem, to every confirmed
-// subscriber of its components, when the incident is on the status page. Call it in the write's
-// transaction when the postmortem moves to published, not when a published one is saved again.
-func (s *Store) notifyPostmortemPublished(tx *gorm.DB, incidentID int64) error {
-	return s.notifySubscribers(tx, MessagePostmortem, incidentID, nil)
-}
-
+// notifySubscribers queues a message about a public incident to every confirmed subscriber of
+// its components. notifyPublicChanges decides when, once per thing made public.
 func (s *Store) notifySubscribers(tx *gorm.DB, kind string, incidentID int64, eventID *int64) error {
-	var public []bool
-	if err := tx.Model(&Incident{}).Where("id = ? AND deleted_at IS NULL", incidentID).Pluck("public", &public).Error; err != nil {
-		return fmt.Errorf("is incident %d public: %w", incidentID, err)
-	}
-	if len(public) == 0 || !public[0] {
-		return nil // not on the status page: nothing about it goes out
-	}
 	now := time.Now().UTC()
 	msg := subscriberMessage{Kind: kind, IncidentID: &incidentID, EventID: eventID, CreatedAt: now}
 	if err := tx.Create(&msg).Error; err != nil {
