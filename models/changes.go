@@ -94,6 +94,9 @@ func (s *Store) inWrite(ctx context.Context, fn func(tx *gorm.DB, c *changes) er
 		if err := s.notifyPublicChanges(tx, c); err != nil {
 			return err
 		}
+		if c.mayMoveComponents() {
+			afterCommit(tx, s.wakeComponents) // component_update webhooks: component_updates.go
+		}
 		return s.recordChanges(tx, c)
 	})
 	if err == nil && !nested {
