@@ -37,7 +37,7 @@ func (h *Handlers) StatusHome(c echo.Context) error {
 		if err != nil {
 			return nil, err
 		}
-		past, total, err := h.Store.PublicIncidentList(ctx, statusHomeHistory+len(open), 0)
+		history, more, err := h.Store.PublicResolvedHistory(ctx, statusHomeHistory)
 		if err != nil {
 			return nil, err
 		}
@@ -59,14 +59,8 @@ func (h *Handlers) StatusHome(c echo.Context) error {
 		view.Indicator, view.Description = overall.Indicator, overall.Description
 		view.Components = statusComponentRows(st, impacted, now, head.Location)
 		view.Maintenances = maintenanceCards(st.maintenances, now)
-		var history []models.Incident
-		for _, inc := range past {
-			if inc.Status == "resolved" && len(history) < statusHomeHistory {
-				history = append(history, inc)
-			}
-		}
 		view.History = statusMonths(history, head.Location)
-		view.MoreHistory = total > int64(len(history)+len(open))
+		view.MoreHistory = more
 		var buf bytes.Buffer
 		err = templates.StatusHome(view).Render(ctx, &buf)
 		return buf.Bytes(), err

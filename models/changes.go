@@ -31,10 +31,18 @@ type changes struct {
 	// recur holds the incidents whose recurrence copies (recurrence_copies.go) must be written
 	// again: their start or deletion, their factors, or their follow-ups or those's factors changed.
 	recur map[int64]bool
+	// publicBefore holds, for the incidents whose public state a write may change, that state as
+	// it was before (watchPublic): before the transaction commits, what became public is queued
+	// for the subscribers (notifyPublicChanges).
+	publicBefore map[int64]publicState
+	// offStatusPage holds the watched incidents this write leaves off the status page: nothing of
+	// them to compare.
+	offStatusPage map[int64]bool
 }
 
 func newChanges() *changes {
-	return &changes{incidents: map[int64]bool{}, rows: map[int64]bool{}, recur: map[int64]bool{}}
+	return &changes{incidents: map[int64]bool{}, rows: map[int64]bool{}, recur: map[int64]bool{},
+		publicBefore: map[int64]publicState{}, offStatusPage: map[int64]bool{}}
 }
 
 // recurrence records that what the recurrence copies of these incidents are made from changed:
@@ -95,6 +103,12 @@ func (s *Store) inWrite(ctx context.Context, fn func(tx *gorm.DB, c *changes) er
 	err := s.write.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		if err := fn(tx, c); err != nil {
 			return err
+		}
+		if err := s.notifyPublicChanges(tx, c); err != nil {
+			return err
+		}
+		if c.mayMoveComponents() {
+			afterCommit(tx, s.wakeComponents) // component_update webhooks: component_updates.go
 		}
 		return s.recordChanges(tx, c)
 	})

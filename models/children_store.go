@@ -108,6 +108,9 @@ func insertEvent(tx *gorm.DB, incidentID int64, in EventInput) (*TimelineEvent, 
 func (s *Store) CreateEvent(ctx context.Context, incidentID int64, in EventInput) (*TimelineEvent, error) {
 	var ev *TimelineEvent
 	err := s.withIncident(ctx, incidentID, false, func(tx *gorm.DB, c *changes) (err error) {
+		if err := s.watchEntry(tx, c, incidentID, in); err != nil {
+			return err
+		}
 		if err := checkTimelineRoom(tx, incidentID); err != nil {
 			return err
 		}
@@ -117,11 +120,6 @@ func (s *Store) CreateEvent(ctx context.Context, incidentID int64, in EventInput
 		if ev.readByInsights() {
 			c.insights(incidentID)
 		}
-		if ev.Public {
-			if err := s.notifyPublicUpdate(tx, incidentID, ev.ID); err != nil {
-				return err
-			}
-		}
 		return s.timelineCreated(tx, ev) // webhook events: outbox.go
 	})
 	return ev, err
@@ -130,6 +128,9 @@ func (s *Store) CreateEvent(ctx context.Context, incidentID int64, in EventInput
 // UpdateEvent changes a timeline event.
 func (s *Store) UpdateEvent(ctx context.Context, incidentID, id int64, in EventInput) error {
 	return s.withIncident(ctx, incidentID, false, func(tx *gorm.DB, c *changes) error {
+		if err := s.watchEntry(tx, c, incidentID, in); err != nil {
+			return err
+		}
 		var current TimelineEvent
 		if err := loadChild(tx, incidentID, id, &current, "timeline event"); err != nil {
 			return err
@@ -141,11 +142,6 @@ func (s *Store) UpdateEvent(ctx context.Context, incidentID, id int64, in EventI
 		}
 		if err := updateChild(tx, incidentID, id, &row, "timeline event"); err != nil {
 			return err
-		}
-		if row.Public && !current.Public {
-			if err := s.notifyPublicUpdate(tx, incidentID, id); err != nil {
-				return err
-			}
 		}
 		return audit(tx, ActionUpdate, EntityEvent, id, incidentID, eventFields(&current), eventFields(&row))
 	})

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"time"
+
+	"gorm.io/gorm"
 )
 
 // ComponentStatuses works out each component's status at now: under maintenance while a
@@ -212,14 +214,24 @@ func ComponentUptime(c Component, incidents []Incident, now time.Time, loc *time
 }
 
 // PublicIncidentsImpactedSince lists the public incidents with an impact window that had not
-// ended by from, with their windows and services: what the uptime bars need. A window left
-// open takes its end from the incident's milestones (WindowEnd), so incidents mitigated or
-// resolved after from are read too.
+// ended by from, with their windows and services: what the uptime bars need, and no more (no
+// timeline). A window left open takes its end from the incident's milestones (WindowEnd), so
+// incidents mitigated or resolved after from are read too. The windows are found by their end
+// (impact_windows_ended_idx), so the read grows with the impact of the last days, not with the
+// history.
 func (s *Store) PublicIncidentsImpactedSince(ctx context.Context, from time.Time) ([]Incident, error) {
 	var incidents []Incident
-	err := s.publicIncidents(ctx).
-		Where("id IN (SELECT incident_id FROM impact_windows WHERE ended_at IS NULL OR ended_at >= ?)", from.UTC()).
+	err := s.read.WithContext(ctx).Model(&Incident{}).
+		Select("id", "title", "started_at", "mitigated_at", "resolved_at", "public", "created_at", "updated_at").
+		Where("public").
+		Where(`id IN (SELECT incident_id FROM impact_windows WHERE ended_at IS NULL
+			UNION SELECT incident_id FROM impact_windows WHERE ended_at >= ?)`, from.UTC()).
 		Where("(resolved_at IS NULL OR resolved_at >= ? OR id IN (SELECT incident_id FROM impact_windows WHERE ended_at >= ?))", from.UTC(), from.UTC()).
+		Preload("Services", orderByName).
+		Preload("ImpactWindows", func(db *gorm.DB) *gorm.DB {
+			return db.Select("id", "incident_id", "started_at", "ended_at", "level").Order("started_at, id")
+		}).
+		Preload("ImpactWindows.Services", orderByName).
 		Order("id").Find(&incidents).Error
 	if err != nil {
 		return nil, fmt.Errorf("list impacted public incidents: %w", err)

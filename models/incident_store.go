@@ -302,6 +302,10 @@ func (s *Store) createIncident(tx *gorm.DB, c *changes, in IncidentInput, childr
 	if len(in.Factors) > 0 || children.FollowUps != nil {
 		c.recurrence(inc.ID)
 	}
+	c.watchNew(inc.ID)
+	if !inc.Public {
+		c.leftOffStatusPage(inc.ID)
+	}
 	if err := s.setTags(tx, inc.ID, in); err != nil {
 		return nil, err
 	}
@@ -347,6 +351,7 @@ func (s *Store) updateIncident(tx *gorm.DB, c *changes, id int64, version int, i
 	if err != nil {
 		return nil, err
 	}
+	c.watchLoaded(loaded)
 	current := *loaded
 	if version != 0 && version != current.Version {
 		return nil, fmt.Errorf("incident %d is at version %d, not %d: %w", id, current.Version, version, ErrConflict)
@@ -354,6 +359,9 @@ func (s *Store) updateIncident(tx *gorm.DB, c *changes, id int64, version int, i
 	next := current
 	applyIncidentInput(&next, in)
 	next.Version = current.Version + 1
+	if !next.Public {
+		c.leftOffStatusPage(id)
+	}
 	columns := changedIncidentColumns(&current, &next)
 	res := tx.Model(&Incident{}).Where("id = ? AND version = ?", id, current.Version).
 		Select(columns).Updates(&next)
@@ -390,11 +398,6 @@ func (s *Store) updateIncident(tx *gorm.DB, c *changes, id int64, version int, i
 	if next.PostmortemState == PostmortemPublished {
 		if err := s.publishedOnWrite(tx, id, current.PostmortemState); err != nil {
 			return nil, err
-		}
-		if current.PostmortemState != PostmortemPublished {
-			if err := s.notifyPostmortemPublished(tx, id); err != nil {
-				return nil, err
-			}
 		}
 	}
 	if children.Timeline != nil || children.ImpactWindows != nil || children.FollowUps != nil || sourcesAfter != nil || sectionsChanged {

@@ -190,6 +190,10 @@ func (s *Store) PublishOverFindings(ctx context.Context, id int64, version int, 
 		if err != nil {
 			return err
 		}
+		c.watchLoaded(inc)
+		if !inc.Public {
+			c.leftOffStatusPage(id)
+		}
 		if version != inc.Version {
 			return fmt.Errorf("incident %d is at version %d, not %d: %w", id, inc.Version, version, ErrConflict)
 		}
@@ -227,11 +231,6 @@ func (s *Store) PublishOverFindings(ctx context.Context, id int64, version int, 
 			return fmt.Errorf("incident %d changed meanwhile: %w", id, ErrConflict)
 		}
 		next = inc.Version + 1
-		if state == PostmortemPublished && inc.PostmortemState != PostmortemPublished {
-			if err := s.notifyPostmortemPublished(tx, id); err != nil {
-				return err
-			}
-		}
 		if override != nil && state == PostmortemPublished {
 			before["published_over_findings"], after["published_over_findings"] = nil, override.Findings
 			before["publish_anyway_reason"], after["publish_anyway_reason"] = nil, override.Reason

@@ -16,6 +16,11 @@ var publicIncidentColumns = []string{
 	"postmortem_state", "published_at", "public", "created_at", "updated_at",
 }
 
+// openPublic is the condition of incidents_public_open_idx (migration 00038), written out rather
+// than bound, so that SQLite sees the query implies it and reads the few open public incidents
+// from it instead of filtering every public one.
+const openPublic = "status <> 'resolved'"
+
 // PublicFilter narrows the status page's incidents.
 type PublicFilter struct {
 	OpenOnly bool // only those not resolved
@@ -42,7 +47,7 @@ func (s *Store) publicIncidents(ctx context.Context) *gorm.DB {
 func (s *Store) PublicIncidents(ctx context.Context, f PublicFilter) ([]Incident, int64, error) {
 	count := s.read.WithContext(ctx).Model(&Incident{}).Where("public")
 	if f.OpenOnly {
-		count = count.Where("status <> ?", "resolved")
+		count = count.Where(openPublic)
 	}
 	var total int64
 	if err := count.Count(&total).Error; err != nil {
@@ -53,7 +58,7 @@ func (s *Store) PublicIncidents(ctx context.Context, f PublicFilter) ([]Incident
 	}
 	page := func(q *gorm.DB) *gorm.DB {
 		if f.OpenOnly {
-			q = q.Where("status <> ?", "resolved")
+			q = q.Where(openPublic)
 		}
 		return q.Order(s.startedDesc()).Order("id DESC").Limit(f.Limit).Offset(f.Offset)
 	}
@@ -108,18 +113,40 @@ func (s *Store) PublicIncidentList(ctx context.Context, limit, offset int) ([]In
 	page := func(q *gorm.DB) *gorm.DB {
 		return q.Order(s.startedDesc()).Order("id DESC").Limit(limit).Offset(offset)
 	}
-	columns := func(ctx context.Context) *gorm.DB {
-		return s.read.WithContext(ctx).Model(&Incident{}).Select(publicIncidentColumns).Where("public").
-			Preload("ImpactWindows", func(db *gorm.DB) *gorm.DB { return db.Select("id", "incident_id", "level") })
-	}
 	var incidents []Incident
-	if err := page(columns(ctx)).Find(&incidents).Error; err != nil {
-		incidents, err = s.readablePublicIncidents(ctx, page, columns, err)
+	if err := page(s.publicListColumns(ctx)).Find(&incidents).Error; err != nil {
+		incidents, err = s.readablePublicIncidents(ctx, page, s.publicListColumns, err)
 		if err != nil {
 			return nil, 0, fmt.Errorf("list public incidents: %w", err)
 		}
 	}
 	return incidents, total, nil
+}
+
+// PublicResolvedHistory lists the newest limit resolved public incidents, as the status page's
+// recent history shows them (PublicIncidentList's columns), and whether there are more. It reads
+// limit+1 rows through incidents_status_started_idx rather than counting every public incident.
+func (s *Store) PublicResolvedHistory(ctx context.Context, limit int) ([]Incident, bool, error) {
+	page := func(q *gorm.DB) *gorm.DB {
+		return q.Where("status = 'resolved'").Order(s.startedDesc()).Order("id DESC").Limit(limit + 1)
+	}
+	var incidents []Incident
+	if err := page(s.publicListColumns(ctx)).Find(&incidents).Error; err != nil {
+		incidents, err = s.readablePublicIncidents(ctx, page, s.publicListColumns, err)
+		if err != nil {
+			return nil, false, fmt.Errorf("list resolved public incidents: %w", err)
+		}
+	}
+	if len(incidents) > limit {
+		return incidents[:limit], true, nil
+	}
+	return incidents, false, nil
+}
+
+// publicListColumns reads public incidents' listed columns with their impact windows' levels.
+func (s *Store) publicListColumns(ctx context.Context) *gorm.DB {
+	return s.read.WithContext(ctx).Model(&Incident{}).Select(publicIncidentColumns).Where("public").
+		Preload("ImpactWindows", func(db *gorm.DB) *gorm.DB { return db.Select("id", "incident_id", "level") })
 }
 
 // PublicUpdatedAt is when a public incident last changed, or nil when there is none.

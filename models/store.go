@@ -47,6 +47,8 @@ type Store struct {
 	webhooks webhookState
 	// outbox wakes the subscribers' outbox worker after deliveries were queued.
 	outbox outboxSignal
+	// components wakes it to announce component statuses after a write that may move them.
+	components outboxSignal
 }
 
 // Dialect is "sqlite" or "postgres".

@@ -29,7 +29,11 @@ type subscriberMessage struct {
 	Kind       string
 	IncidentID *int64
 	EventID    *int64
-	CreatedAt  time.Time
+	// A component_update's component and its status before and after.
+	ComponentID *int64
+	OldStatus   string
+	NewStatus   string
+	CreatedAt   time.Time
 }
 
 func (subscriberMessage) TableName() string { return "subscriber_messages" }
@@ -50,29 +54,9 @@ type subscriberDelivery struct {
 
 func (subscriberDelivery) TableName() string { return "subscriber_deliveries" }
 
-// notifyPublicUpdate queues a message about a timeline entry just made public, to every
-// confirmed subscriber of the incident's components, when the incident is on the status page.
-// Call it in the write's transaction, once, when the entry becomes public (created public, or
-// turned public), not on every save.
-func (s *Store) notifyPublicUpdate(tx *gorm.DB, incidentID, eventID int64) error {
-	return s.notifySubscribers(tx, MessageUpdate, incidentID, &eventID)
-}
-
-// notifyPostmortemPublished queues a message about an incident's postmortem, to every confirmed
-// subscriber of its components, when the incident is on the status page. Call it in the write's
-// transaction when the postmortem moves to published, not when a published one is saved again.
-func (s *Store) notifyPostmortemPublished(tx *gorm.DB, incidentID int64) error {
-	return s.notifySubscribers(tx, MessagePostmortem, incidentID, nil)
-}
-
+// notifySubscribers queues a message about a public incident to every confirmed subscriber of
+// its components. notifyPublicChanges decides when, once per thing made public.
 func (s *Store) notifySubscribers(tx *gorm.DB, kind string, incidentID int64, eventID *int64) error {
-	var public []bool
-	if err := tx.Model(&Incident{}).Where("id = ? AND deleted_at IS NULL", incidentID).Pluck("public", &public).Error; err != nil {
-		return fmt.Errorf("is incident %d public: %w", incidentID, err)
-	}
-	if len(public) == 0 || !public[0] {
-		return nil // not on the status page: nothing about it goes out
-	}
 	now := time.Now().UTC()
 	msg := subscriberMessage{Kind: kind, IncidentID: &incidentID, EventID: eventID, CreatedAt: now}
 	if err := tx.Create(&msg).Error; err != nil {
@@ -145,6 +129,7 @@ func (s *Store) wakeAfterCommit(tx *gorm.DB) { afterCommit(tx, s.WakeOutbox) }
 // OutboxItem is a claimed delivery with what the worker needs to compose and send it.
 type OutboxItem struct {
 	DeliveryID int64
+	MessageID  int64
 	Claim      string
 	Attempts   int // attempts made before this one
 	Kind       string
@@ -152,6 +137,9 @@ type OutboxItem struct {
 	EventID    *int64
 	QueuedAt   time.Time
 	Subscriber Subscriber
+	// A component_update's component and its status before and after.
+	ComponentID          *int64
+	OldStatus, NewStatus string
 }
 
 // ClaimDeliveries takes up to limit due deliveries for this worker for lease: no other worker,
@@ -173,19 +161,23 @@ func (s *Store) ClaimDeliveries(ctx context.Context, limit int, lease time.Durat
 	}
 	var rows []struct {
 		DeliveryID   int64
+		MessageID    int64
 		Attempts     int
 		Kind         string
 		IncidentID   *int64
 		EventID      *int64
 		QueuedAt     time.Time
+		ComponentID  *int64
+		OldStatus    string
+		NewStatus    string
 		SubscriberID int64
 		SubKind      string
 		Address      string
 		Token        string
 		ConfirmedAt  *time.Time
 	}
-	err = s.write.WithContext(ctx).Raw(`SELECT d.id AS delivery_id, d.attempts, m.kind, m.incident_id, m.event_id, m.created_at AS queued_at,
-			s.id AS subscriber_id, s.kind AS sub_kind, s.address, s.token, s.confirmed_at
+	err = s.write.WithContext(ctx).Raw(`SELECT d.id AS delivery_id, d.message_id, d.attempts, m.kind, m.incident_id, m.event_id, m.created_at AS queued_at,
+			m.component_id, m.old_status, m.new_status, s.id AS subscriber_id, s.kind AS sub_kind, s.address, s.token, s.confirmed_at
 		FROM subscriber_deliveries d
 		JOIN subscriber_messages m ON m.id = d.message_id
 		JOIN subscribers s ON s.id = d.subscriber_id
@@ -198,7 +190,8 @@ func (s *Store) ClaimDeliveries(ctx context.Context, limit int, lease time.Durat
 	ids := make([]int64, len(rows))
 	for n, r := range rows {
 		items[n] = OutboxItem{
-			DeliveryID: r.DeliveryID, Claim: claim, Attempts: r.Attempts, Kind: r.Kind, IncidentID: r.IncidentID, EventID: r.EventID, QueuedAt: r.QueuedAt,
+			DeliveryID: r.DeliveryID, MessageID: r.MessageID, Claim: claim, Attempts: r.Attempts, Kind: r.Kind, IncidentID: r.IncidentID, EventID: r.EventID, QueuedAt: r.QueuedAt,
+			ComponentID: r.ComponentID, OldStatus: r.OldStatus, NewStatus: r.NewStatus,
 			Subscriber: Subscriber{ID: r.SubscriberID, Kind: r.SubKind, Address: r.Address, Token: r.Token, ConfirmedAt: r.ConfirmedAt},
 		}
 		ids[n] = r.SubscriberID

@@ -7,6 +7,7 @@ import (
 	"net/http/cookiejar"
 	"os"
 	"testing"
+	"time"
 
 	"hindsight/models"
 	"hindsight/models/importer"
@@ -52,12 +53,31 @@ func renameStatusPage(a *app) func(*testing.B) {
 	}
 }
 
+// updateNewestIncident writes a timeline entry to the newest public incident, as a responder
+// does during an incident: a write to one incident that moves the change mark.
+func updateNewestIncident(a *app) func(*testing.B) {
+	return func(b *testing.B) {
+		ctx := context.Background()
+		list, _, err := a.store.PublicIncidentList(ctx, 1, 0)
+		if err != nil || len(list) == 0 {
+			b.Fatalf("newest public incident: %v", err)
+		}
+		in := models.EventInput{At: time.Now().UTC(), Kind: "action", Body: "Checked the replicas."}
+		if _, err := a.store.CreateEvent(ctx, list[0].ID, in); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // BenchmarkStatusPage serves /status with GitHub's 1,282 incidents imported: kept (nothing
-// changed since the last answer) and rebuilt (after every write).
+// changed since the last answer) and rebuilt after every write, a settings save or a timeline
+// entry added to an incident. Profile the rebuilt page with
+// go test ./web -run XXX -bench 'StatusPage/rebuilt' -cpuprofile cpu.prof.
 func BenchmarkStatusPage(b *testing.B) {
 	a := githubStatusApp(b)
 	b.Run("kept", func(b *testing.B) { serveWithCPU(b, a, nil, "/status") })
 	b.Run("rebuilt", func(b *testing.B) { serveWithCPU(b, a, renameStatusPage(a), "/status") })
+	b.Run("rebuilt-after-incident-write", func(b *testing.B) { serveWithCPU(b, a, updateNewestIncident(a), "/status") })
 }
 
 // BenchmarkSummaryJSON serves summary.json at the root, where Statuspage clients look, and under

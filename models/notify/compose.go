@@ -144,6 +144,11 @@ func (c *composer) compose(ctx context.Context, item models.OutboxItem) (compose
 			}
 			return composed{webhook: payload}, nil
 		}
+	case models.MessageComponentUpdate:
+		if item.Subscriber.Kind != models.SubscriberWebhook {
+			return composed{skip: "component updates go to webhooks only"}, nil
+		}
+		return c.componentUpdate(ctx, settings, base, item, links)
 	default:
 		return composed{skip: "unknown message kind " + item.Kind}, nil
 	}
@@ -256,17 +261,9 @@ func (m message) format(from, to, base string, deliveryID int64, l links) []byte
 // webhookPayload is Statuspage's incident webhook: meta (with the unsubscribe link), page (with
 // the page's overall status) and the incident with its public updates.
 func (c *composer) webhookPayload(ctx context.Context, settings models.StatusSettings, base string, inc *models.Incident, postmortem string, l links) ([]byte, error) {
-	if c.overall == nil {
-		open, _, err := c.store.PublicIncidents(ctx, models.PublicFilter{OpenOnly: true, Limit: 200})
-		if err != nil {
-			return nil, err
-		}
-		var exported []statuspage.Incident
-		for n := range open {
-			exported = append(exported, statuspage.Incident{Status: open[n].Status, Impact: statuspage.Impact(&open[n])})
-		}
-		overall := statuspage.OverallStatus(exported)
-		c.overall = &overall
+	pageObject, err := c.pageObject(ctx)
+	if err != nil {
+		return nil, err
 	}
 	page := statuspage.Page{ID: "hindsight", Name: settings.Name, URL: base + "/status", TimeZone: settings.TimeZone}
 	incident := statuspage.ExportIncident(inc, page, models.StatuspageDetails{})
@@ -282,12 +279,75 @@ func (c *composer) webhookPayload(ctx context.Context, settings models.StatusSet
 			"documentation": base + "/status/subscribe",
 			"generated_at":  time.Now().UTC().Format("2006-01-02T15:04:05.000Z"),
 		},
-		"page": map[string]any{
-			"id":                 page.ID,
-			"status_indicator":   c.overall.Indicator,
-			"status_description": c.overall.Description,
-		},
+		"page":     pageObject,
 		"incident": incident,
 	}
 	return json.Marshal(payload)
+}
+
+// pageObject is the webhooks' "page": its id and overall status, worked out once per round.
+func (c *composer) pageObject(ctx context.Context) (map[string]any, error) {
+	if c.overall == nil {
+		open, _, err := c.store.PublicIncidents(ctx, models.PublicFilter{OpenOnly: true, Limit: 200})
+		if err != nil {
+			return nil, err
+		}
+		var exported []statuspage.Incident
+		for n := range open {
+			exported = append(exported, statuspage.Incident{Status: open[n].Status, Impact: statuspage.Impact(&open[n])})
+		}
+		overall := statuspage.OverallStatus(exported)
+		c.overall = &overall
+	}
+	return map[string]any{
+		"id":                 "hindsight",
+		"status_indicator":   c.overall.Indicator,
+		"status_description": c.overall.Description,
+	}, nil
+}
+
+// componentUpdate is Statuspage's component_update webhook: meta, page, the change
+// (component_update, with the component's status before and after) and the component as
+// components.json writes it, in its new status.
+func (c *composer) componentUpdate(ctx context.Context, settings models.StatusSettings, base string, item models.OutboxItem, l links) (composed, error) {
+	if item.ComponentID == nil {
+		return composed{skip: "no component"}, nil
+	}
+	components, err := c.store.ListComponents(ctx)
+	if err != nil {
+		return composed{}, err
+	}
+	page := statuspage.Page{ID: "hindsight", Name: settings.Name, URL: base + "/status", TimeZone: settings.TimeZone}
+	exported := statuspage.ExportComponents(components, map[int64]string{*item.ComponentID: item.NewStatus}, page, item.QueuedAt)
+	var component *statuspage.Component
+	for n := range components {
+		if components[n].ID == *item.ComponentID {
+			component = &exported[n]
+		}
+	}
+	if component == nil {
+		return composed{skip: "the component was removed"}, nil
+	}
+	pageObject, err := c.pageObject(ctx)
+	if err != nil {
+		return composed{}, err
+	}
+	id := strconv.FormatInt(*item.ComponentID, 10)
+	payload := map[string]any{
+		"meta": map[string]any{
+			"unsubscribe":   l.unsubscribe,
+			"documentation": base + "/status/subscribe",
+		},
+		"page": pageObject,
+		"component_update": map[string]any{
+			"created_at":   statuspage.At(item.QueuedAt.Truncate(time.Millisecond)),
+			"new_status":   item.NewStatus,
+			"old_status":   item.OldStatus,
+			"id":           strconv.FormatInt(item.MessageID, 10),
+			"component_id": id,
+		},
+		"component": component,
+	}
+	body, err := json.Marshal(payload)
+	return composed{webhook: body}, err
 }

@@ -96,14 +96,19 @@ func (w *Worker) Run(ctx context.Context) {
 			timer.Stop()
 			return
 		case <-w.store.OutboxWake():
+		case <-w.store.ComponentsWake():
 		case <-timer.C:
 		}
 		timer.Stop()
 	}
 }
 
-// round sends what is due, batch by batch, until nothing is.
+// round announces the components whose status moved (models.AnnounceComponentStatuses), then
+// sends what is due, batch by batch, until nothing is.
 func (w *Worker) round(ctx context.Context) error {
+	if _, err := w.store.AnnounceComponentStatuses(ctx, time.Now()); err != nil {
+		w.log.Error("announce component statuses", "err", err) // the deliveries go on
+	}
 	for ctx.Err() == nil {
 		// The claim is not cut short by stopping: a cancelled statement may still commit on the
 		// server after the worker gave up on it, leaving deliveries held until the lease lapses.
