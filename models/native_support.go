@@ -43,7 +43,8 @@ func (s *Store) AllSettings(ctx context.Context) ([]Setting, error) {
 // been read (they may come after the history in a document). Versions are written verbatim, ids
 // and numbers included, so no version is recorded afresh for a restored published postmortem;
 // settings replace any of the same key. An error from publishing rolls everything back.
-func (s *Store) RestoreDatabaseWithPublishing(ctx context.Context, snap Snapshot, publishing func() ([]PostmortemVersion, []Setting, error)) (RestoreCounts, error) {
+// The incidents' images, when given, are written after them.
+func (s *Store) RestoreDatabaseWithPublishing(ctx context.Context, snap Snapshot, publishing func() ([]PostmortemVersion, []Setting, error), images ...IncidentImage) (RestoreCounts, error) {
 	var counts RestoreCounts
 	err := s.write.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		// RestoreDatabase's own transaction becomes a savepoint inside this one.
@@ -51,6 +52,9 @@ func (s *Store) RestoreDatabaseWithPublishing(ctx context.Context, snap Snapshot
 		var err error
 		if counts, err = inner.RestoreDatabase(ctx, snap); err != nil {
 			return err
+		}
+		if err := restoreImages(tx, s.dialect, images); err != nil {
+			return fmt.Errorf("restore database: %w", err)
 		}
 		versions, settings, err := publishing()
 		if err != nil {

@@ -270,6 +270,9 @@ func Export(ctx context.Context, store *models.Store, w io.Writer) error {
 	if err := writeList(out, "template_defaults", defaults, false); err != nil {
 		return err
 	}
+	if err := writeImages(ctx, store, out); err != nil {
+		return err
+	}
 	out.WriteString("  \"incidents\": [")
 	first := true
 	err = store.EachIncident(ctx, 200, func(batch []models.Incident) error {
@@ -437,6 +440,7 @@ func read(ctx context.Context, store *models.Store, r io.Reader, name string) (S
 	ids := refs{services: map[string]int64{}, regions: map[string]int64{}, factors: map[string]int64{}}
 	pub := &publishing{keys: map[string]bool{}}
 	var restored models.Snapshot
+	var images []models.IncidentImage
 	sawIncidents := false
 	for dec.More() {
 		tok, err := dec.Token()
@@ -462,6 +466,8 @@ func read(ctx context.Context, store *models.Store, r io.Reader, name string) (S
 			err = decodeTemplates(dec, &restored)
 		case "template_defaults":
 			err = decodeTemplateDefaults(dec, &restored)
+		case "images":
+			err = decodeImages(dec, &images)
 		case "incidents":
 			if format != Format {
 				return summary, fail("not a Hindsight export: format is %q, want %q first", format, Format)
@@ -505,7 +511,7 @@ func read(ctx context.Context, store *models.Store, r io.Reader, name string) (S
 				// after it, in the same transaction.
 				counts, err := store.RestoreDatabaseWithPublishing(ctx, snap, func() ([]models.PostmortemVersion, []models.Setting, error) {
 					return pub.versions, pub.settings, nil
-				})
+				}, images...)
 				if err != nil {
 					return summary, err
 				}
