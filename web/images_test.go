@@ -160,3 +160,24 @@ func countImages(t *testing.T, a *app) int {
 	}
 	return n
 }
+
+// TestDayPrecisionShownAsApproximate: a milestone typed as a date alone (seed 004's trigger, "the
+// 1st of April") makes its figures approximate on the incident page, the list, the Markdown
+// export and the API.
+func TestDayPrecisionShownAsApproximate(t *testing.T) {
+	a := newApp(t)
+	path := a.createIncident(with(seed000Form(), "title", "Deploy bit later", "triggered_at", "2026-04-01",
+		"started_at", "2026-04-05 10:30", "detected_at", "2026-04-05 10:40", "mitigated_at", "2026-04-05 11:00", "resolved_at", "2026-04-06"))
+	check(t, "incident page", a.get(path), http.StatusOK, []string{"about 4 days", "Approximate: a milestone is known only to the day.", "10 min"}, nil)
+	check(t, "list", a.get("/incidents"), http.StatusOK, []string{`data-label="TTR">about 1 day</td>`, `data-label="TTD">10 min</td>`}, nil)
+	check(t, "markdown", a.get(path+"/export.md"), http.StatusOK, []string{"Impact began about 4 days after the trigger."}, nil)
+	var api struct {
+		Metrics struct {
+			Approximate []string `json:"approximate"`
+		} `json:"metrics"`
+	}
+	a.get("/api/v1/incidents/"+strings.TrimPrefix(path, "/incidents/")).decode(t, &api)
+	if got := strings.Join(api.Metrics.Approximate, ","); got != "time_to_resolve,latent" {
+		t.Errorf("API approximate = %q", got)
+	}
+}
