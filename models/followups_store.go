@@ -12,24 +12,24 @@ import (
 
 // FollowUpFilter narrows the list of follow-ups across all incidents. Empty fields do not filter.
 type FollowUpFilter struct {
-	Owner    string
-	Mine     []string // the signed-in user's names: owner matches any of them
+	Owner string
+	Mine  []string // the signed-in user's names: owner matches any of them
 	// OwnerID, when set, chooses one account's follow-ups: those stored with its id, and of those
 	// whose owner has no account, the ones whose owner text is one of OwnerNames (its email and
 	// name). "Mine" and an account's calendar use it, so a follow-up follows the person, not the
 	// spelling; the text alone is the fallback for owners without an account.
 	OwnerID    int64
 	OwnerNames []string
-	Status   string   // one status, or "active" for open and in progress
-	Kind     string
-	Priority string
-	Service  string
-	Factor   string // slug
-	Due      string // overdue, week, none
-	Sort     string // due (default), priority, newest, status
-	Limit    int
-	Offset   int
-	Now      time.Time
+	Status     string // one status, or "active" for open and in progress
+	Kind       string
+	Priority   string
+	Service    string
+	Factor     string // slug
+	Due        string // overdue, week, none
+	Sort       string // due (default), priority, newest, status
+	Limit      int
+	Offset     int
+	Now        time.Time
 }
 
 // FollowUpCounts summarise the filtered follow-ups, whatever their status.
