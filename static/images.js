@@ -113,7 +113,7 @@
 
   // The button beside the editor: upload the file chosen there, in place.
   document.addEventListener("click", function (event) {
-    var button = event.target.closest && event.target.closest('.image-attach button[form="image-upload"]');
+    var button = event.target.closest && event.target.closest('.image-attach [type="submit"][form="image-upload"]');
     if (!button) {
       return;
     }

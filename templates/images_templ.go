@@ -227,7 +227,7 @@ func ImageAttach(incidentID int64, target string) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 12, "\" type=\"file\" name=\"image\" form=\"image-upload\" accept=\"image/png,image/jpeg,image/gif,image/webp\"> <button type=\"submit\" class=\"small\" form=\"image-upload\">Upload image</button><p class=\"image-status\" role=\"status\" aria-live=\"polite\"></p></div>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 12, "\" type=\"file\" name=\"image\" form=\"image-upload\" accept=\"image/png,image/jpeg,image/gif,image/webp\"><input type=\"submit\" class=\"button small\" form=\"image-upload\" value=\"Upload image\"><p class=\"image-status\" role=\"status\" aria-live=\"polite\"></p></div>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
