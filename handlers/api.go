@@ -124,6 +124,8 @@ type APIMetrics struct {
 	TimeToFirstPublicUpdate *int64   `json:"time_to_first_public_update_seconds"`
 	Impact                  *int64   `json:"impact_seconds"`
 	Invalid                 []string `json:"invalid"`
+	// Approximate names the figures measured from or to a milestone known only to the day.
+	Approximate []string `json:"approximate"`
 }
 
 func apiIncident(inc *models.Incident, links []models.LinkedIncident) APIIncident {
@@ -144,7 +146,7 @@ func apiIncident(inc *models.Incident, links []models.LinkedIncident) APIInciden
 			TimeToDetect: m.TimeToDetect.Seconds(), TimeToAcknowledge: m.TimeToAcknowledge.Seconds(),
 			TimeToMitigate: m.TimeToMitigate.Seconds(), TimeToResolve: m.TimeToResolve.Seconds(),
 			Latent: m.Latent.Seconds(), TimeToFirstPublicUpdate: m.TimeToFirstPublicUpdate.Seconds(),
-			Impact: m.Impact.Seconds(), Invalid: m.Invalid(),
+			Impact: m.Impact.Seconds(), Invalid: m.Invalid(), Approximate: m.Approximate(),
 		},
 	}
 	if inc.DetectionMethod != "" {

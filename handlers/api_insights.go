@@ -24,10 +24,13 @@ type APIStats struct {
 	Recorded int      `json:"recorded"`
 	Total    int      `json:"total"`
 	Invalid  int      `json:"invalid"`
+	// Approximate counts the recorded figures measured from or to a milestone known only to the
+	// day, left out of the numbers like the invalid ones.
+	Approximate int `json:"approximate"`
 }
 
 func apiStats(st models.Stats) APIStats {
-	out := APIStats{Recorded: st.Recorded, Total: st.Total, Invalid: st.Invalid}
+	out := APIStats{Recorded: st.Recorded, Total: st.Total, Invalid: st.Invalid, Approximate: st.Approximate}
 	if st.N() > 0 {
 		v := []float64{st.Median, st.P90, st.Mean, st.P25, st.P75, st.Min, st.Max}
 		out.Median, out.P90, out.Mean, out.P25, out.P75, out.Min, out.Max = &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6]

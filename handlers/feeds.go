@@ -33,7 +33,14 @@ func (h *Handlers) FeedCalendar(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	items, _, err := h.Store.ListFollowUps(c.Request().Context(), models.FollowUpFilter{Owner: feed.Owner, Status: "active", Limit: 5000, Now: time.Now()})
+	// The owner's account, by id, when the feed's owner names one: the calendar follows the
+	// person, whatever their follow-ups' owner text says.
+	filter, err := h.Store.OwnerFilter(c.Request().Context(), feed.Owner)
+	if err != nil {
+		return err
+	}
+	filter.Status, filter.Limit, filter.Now = "active", 5000, time.Now()
+	items, _, err := h.Store.ListFollowUps(c.Request().Context(), filter)
 	if err != nil {
 		return err
 	}

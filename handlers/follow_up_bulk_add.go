@@ -15,8 +15,9 @@ import (
 // maxBulkFollowUps bounds one pasted list.
 const maxBulkFollowUps = 200
 
-// listMark is a bullet or number that starts a line of a pasted list: "- ", "* ", "3. ", "2) ".
-var listMark = regexp.MustCompile(`^\s*(?:[-*•+]|\d{1,3}[.)]|\[[ xX]\])\s+`)
+// listMark is a bullet or number that starts a line of a pasted list, with or without a task
+// box after it: "- ", "* ", "3. ", "2) ", "[ ] ", "- [x] ".
+var listMark = regexp.MustCompile(`^\s*(?:(?:[-*•+]|\d{1,3}[.)])\s+)?(?:\[[ xX]\]\s+)?`)
 
 // FollowUpBulkAdd adds a pasted list of follow-ups, one per line, all in one transaction.
 func (h *Handlers) FollowUpBulkAdd(c echo.Context) error {

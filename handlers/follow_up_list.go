@@ -28,10 +28,8 @@ func followUpFilter(c echo.Context) (templates.FollowUpFilterValues, models.Foll
 	}
 	if values.Mine {
 		if u := CurrentUser(c); u != nil {
-			filter.Mine = []string{u.Email}
-			if u.Name != "" {
-				filter.Mine = append(filter.Mine, u.Name)
-			}
+			// The account's id, and its email and name for follow-ups typed before it existed.
+			filter.OwnerID, filter.OwnerNames = u.ID, []string{u.Email, u.Name}
 		}
 	}
 	return values, filter

@@ -54,7 +54,7 @@ func (h *Handlers) InsightsCSV(c echo.Context) error {
 	return c.Blob(http.StatusOK, "text/csv; charset=utf-8", buf.Bytes())
 }
 
-var statsHeader = []string{"median_seconds", "p90_seconds", "mean_seconds", "p25_seconds", "p75_seconds", "min_seconds", "max_seconds", "recorded", "total", "invalid"}
+var statsHeader = []string{"median_seconds", "p90_seconds", "mean_seconds", "p25_seconds", "p75_seconds", "min_seconds", "max_seconds", "recorded", "total", "invalid", "approximate"}
 
 // statsCells writes a figure's numbers; they are empty when nothing was recorded.
 func statsCells(st models.Stats) []string {
@@ -66,7 +66,7 @@ func statsCells(st models.Stats) []string {
 			cells = append(cells, strconv.FormatFloat(v, 'f', -1, 64))
 		}
 	}
-	return append(cells, strconv.Itoa(st.Recorded), strconv.Itoa(st.Total), strconv.Itoa(st.Invalid))
+	return append(cells, strconv.Itoa(st.Recorded), strconv.Itoa(st.Total), strconv.Itoa(st.Invalid), strconv.Itoa(st.Approximate))
 }
 
 func writeInsightsTable(w *csvWriter, table string, in *models.Insights, figure string) {

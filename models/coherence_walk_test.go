@@ -119,6 +119,10 @@ func TestEveryIncidentTableMovesThePages(t *testing.T) {
 					in.Sections = &[]models.SectionInput{{Slug: "where-we-got-lucky", Heading: "Where we got lucky", Body: "The queue drained by itself."}}
 				})
 			},
+			"incident_images": func() error {
+				_, err := writer.AddImage(ctx, inc.ID, tinyPNG(t))
+				return err
+			},
 			"postmortem_versions": func() error {
 				current, err := writer.GetIncident(ctx, inc.ID)
 				if err != nil {
@@ -144,7 +148,9 @@ func TestEveryIncidentTableMovesThePages(t *testing.T) {
 			"subscriber_messages":     "the subscribers' outbox, written with the public update it announces, shown on no incident page",
 		}
 		order := []string{"timeline_events", "impact_windows", "impact_window_services", "follow_ups", "follow_up_factors",
-			"incident_services", "incident_regions", "incident_factors", "incident_links", "similar_sets", "incident_sections", "postmortem_versions"}
+			"incident_services", "incident_regions", "incident_factors", "incident_links", "similar_sets", "incident_sections",
+			"incident_images",
+			"postmortem_versions"}
 		for _, table := range incidentTables(t, writer) {
 			if _, ok := writes[table]; !ok && covered[table] == "" {
 				t.Errorf("table %s holds incidents' rows, but no store write of it is known to this test: write it through Store.inWrite, record the incident it touches, and add the method here", table)

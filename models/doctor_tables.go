@@ -22,6 +22,7 @@ var doctorBaseTables = []string{
 	"subscribers", "subscriber_components", "subscriber_messages", "subscriber_deliveries", "subscribe_attempts",
 	"statuspage_incidents", "statuspage_updates", "status_logo",
 	"postmortem_templates", "template_sections", "template_defaults", "incident_sections",
+	"incident_images",
 }
 
 // DoctorTableKind says what the doctor takes a table of the given dialect's schema for: "base",

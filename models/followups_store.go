@@ -12,18 +12,24 @@ import (
 
 // FollowUpFilter narrows the list of follow-ups across all incidents. Empty fields do not filter.
 type FollowUpFilter struct {
-	Owner    string
-	Mine     []string // the signed-in user's names: owner matches any of them
-	Status   string   // one status, or "active" for open and in progress
-	Kind     string
-	Priority string
-	Service  string
-	Factor   string // slug
-	Due      string // overdue, week, none
-	Sort     string // due (default), priority, newest, status
-	Limit    int
-	Offset   int
-	Now      time.Time
+	Owner string
+	Mine  []string // the signed-in user's names: owner matches any of them
+	// OwnerID, when set, chooses one account's follow-ups: those stored with its id, and of those
+	// whose owner has no account, the ones whose owner text is one of OwnerNames (its email and
+	// name). "Mine" and an account's calendar use it, so a follow-up follows the person, not the
+	// spelling; the text alone is the fallback for owners without an account.
+	OwnerID    int64
+	OwnerNames []string
+	Status     string // one status, or "active" for open and in progress
+	Kind       string
+	Priority   string
+	Service    string
+	Factor     string // slug
+	Due        string // overdue, week, none
+	Sort       string // due (default), priority, newest, status
+	Limit      int
+	Offset     int
+	Now        time.Time
 }
 
 // FollowUpCounts summarise the filtered follow-ups, whatever their status.
@@ -43,9 +49,23 @@ func today(now time.Time) time.Time {
 }
 
 // followUpColumns applies the filters on a follow-up's own columns (owner, kind, priority, due
-// date) to a query on table, which is follow_ups or follow_up_counts; noDue says how table writes
-// an unknown due date.
+// date) to a query on table; noDue says how table writes an unknown due date. matchesColumns
+// (list_counts.go) is the same in Go.
 func followUpColumns(q *gorm.DB, table, noDue string, f FollowUpFilter) *gorm.DB {
+	if f.OwnerID != 0 {
+		// The kept totals have no owner_id: countFollowUps counts from follow_ups then.
+		var names []string
+		for _, n := range f.OwnerNames {
+			if n = strings.TrimSpace(n); n != "" {
+				names = append(names, n)
+			}
+		}
+		if len(names) == 0 {
+			q = q.Where(table+".owner_id = ?", f.OwnerID)
+		} else {
+			q = q.Where("("+table+".owner_id = ? OR ("+table+".owner_id IS NULL AND "+table+".owner IN ?))", f.OwnerID, names)
+		}
+	}
 	if f.Owner != "" {
 		q = q.Where(table+".owner = ?", f.Owner)
 	}
@@ -107,9 +127,10 @@ func withStatus(q *gorm.DB, status string) *gorm.DB {
 
 // countFollowUps counts the filtered follow-ups by status, with those overdue and unowned. The
 // totals the store keeps in memory (list_counts.go) serve every filter but a service and a factor
-// together, which is counted from the follow-ups themselves.
+// together, and one account's (its id is not in the totals' key), which are counted from the
+// follow-ups themselves.
 func (s *Store) countFollowUps(ctx context.Context, db *gorm.DB, f FollowUpFilter) (FollowUpCounts, error) {
-	if f.Service == "" || f.Factor == "" {
+	if (f.Service == "" || f.Factor == "") && f.OwnerID == 0 {
 		factorID, serviceID, err := filterTagIDs(db, f)
 		if err != nil {
 			return FollowUpCounts{}, err
@@ -360,4 +381,25 @@ func (s *Store) OwnerNames(ctx context.Context) ([]string, error) {
 // FollowUpStatusLabel writes a follow-up status in words.
 func FollowUpStatusLabel(status string) string {
 	return map[string]string{"open": "open", "in_progress": "in progress", "done": "done", "wont_do": "won't do"}[status]
+}
+
+// OwnerFilter is the filter of one owner's follow-ups: when the owner names exactly one enabled
+// account (by email or name, ignoring case, as a follow-up's owner is matched when saved), that
+// account's, by id, with the text as the fallback for follow-ups without an account; otherwise
+// the owner text alone.
+func (s *Store) OwnerFilter(ctx context.Context, owner string) (FollowUpFilter, error) {
+	owner = strings.TrimSpace(owner)
+	if owner == "" {
+		return FollowUpFilter{}, nil
+	}
+	var users []User
+	if err := s.read.WithContext(ctx).Select("id", "email", "name").
+		Where("disabled_at IS NULL AND (LOWER(email) = LOWER(?) OR LOWER(name) = LOWER(?))", owner, owner).
+		Limit(2).Find(&users).Error; err != nil {
+		return FollowUpFilter{}, fmt.Errorf("match owner: %w", err)
+	}
+	if len(users) != 1 {
+		return FollowUpFilter{Owner: owner}, nil
+	}
+	return FollowUpFilter{OwnerID: users[0].ID, OwnerNames: []string{owner, users[0].Email, users[0].Name}}, nil
 }

@@ -34,10 +34,31 @@ func FormatDuration(d time.Duration) string {
 	return sign + strings.Join(parts, " ")
 }
 
-// FormatFigure writes a figure, or "not recorded".
+// FormatFigure writes a figure, or "not recorded"; one measured from or to a milestone known
+// only to the day is written as the whole days it is about.
 func FormatFigure(f Figure) string {
 	if !f.Recorded {
 		return "not recorded"
 	}
+	if f.Approximate {
+		return ApproximateDuration(f.Value)
+	}
 	return FormatDuration(f.Value)
+}
+
+// ApproximateDuration writes a duration known only to within a day: "about 4 days", "about 1
+// day", "less than a day". Hours and minutes would claim a precision the milestone lacks.
+func ApproximateDuration(d time.Duration) string {
+	sign := ""
+	if d < 0 {
+		sign, d = "−", -d
+	}
+	days := int64((d + 12*time.Hour) / (24 * time.Hour))
+	switch days {
+	case 0:
+		return sign + "less than a day"
+	case 1:
+		return sign + "about 1 day"
+	}
+	return fmt.Sprintf("%sabout %d days", sign, days)
 }

@@ -510,6 +510,7 @@ func changedIncidentColumns(current, next *Incident) []string {
 var insightColumns = map[string]bool{
 	"near_miss": true, "severity": true, "detection_method": true, "started_at": true, "detected_at": true,
 	"acknowledged_at": true, "mitigated_at": true, "resolved_at": true, "deleted_at": true,
+	"milestone_days": true,
 }
 
 // readsInsights says whether an edit writing these columns changes the incident's insight row.

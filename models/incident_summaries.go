@@ -24,7 +24,8 @@ func (s *Store) countIncidents(ctx context.Context, db *gorm.DB, f IncidentFilte
 	return s.countIncidentsKept(ctx, f)
 }
 
-// summaryColumns are the columns the incident list shows: no Markdown sections, which can be
+// summaryColumns are the columns the incident list shows (milestone_days says which of its
+// figures are approximate): no Markdown sections, which can be
 // long and which the list never reads; the three instants its figures need as Unix seconds, which
 // scan without parsing dates (every stored instant is whole seconds); and the names of the
 // services and regions joined in one string each, computed for the rows of the page only.
@@ -43,7 +44,7 @@ func (s *Store) summaryColumns() string {
 		return "(SELECT " + agg + " FROM " + link + " JOIN " + table + " ON " + table + ".id = " + link + "." + column +
 			" WHERE " + link + ".incident_id = incidents.id)"
 	}
-	return "id, title, severity, status, postmortem_state, time_zone, " +
+	return "id, title, severity, status, postmortem_state, time_zone, milestone_days, " +
 		epoch("started_at") + ", " + epoch("detected_at") + ", " + epoch("resolved_at") + ", " +
 		names("incident_services", "services", "service_id") + ", " + names("incident_regions", "regions", "region_id")
 }
@@ -72,7 +73,7 @@ func (s *Store) ListIncidentSummaries(ctx context.Context, f IncidentFilter) ([]
 		var inc Incident
 		var started, detected, resolved sql.NullInt64
 		var services, regions sql.NullString
-		if err := rows.Scan(&inc.ID, &inc.Title, &inc.Severity, &inc.Status, &inc.PostmortemState, &inc.TimeZone,
+		if err := rows.Scan(&inc.ID, &inc.Title, &inc.Severity, &inc.Status, &inc.PostmortemState, &inc.TimeZone, &inc.MilestoneDays,
 			&started, &detected, &resolved, &services, &regions); err != nil {
 			return nil, 0, fmt.Errorf("read incident list: %w", err)
 		}

@@ -72,21 +72,25 @@ type Stats struct {
 	Total    int // incidents in the set
 	Recorded int // incidents whose figure has both milestones, invalid ones included
 	Invalid  int // recorded but ending before it starts: counted here, left out of the numbers
-	Min      float64
-	P25      float64
-	Median   float64
-	Mean     float64
-	P75      float64
-	P90      float64
-	Max      float64
+	// Approximate counts the recorded, valid figures measured from or to a milestone known only
+	// to the day: counted here, left out of the numbers, since a value up to a day out would
+	// swamp percentiles of minutes and hours.
+	Approximate int
+	Min         float64
+	P25         float64
+	Median      float64
+	Mean        float64
+	P75         float64
+	P90         float64
+	Max         float64
 	// Values are the aggregated values in seconds, ascending, when the filter asked to keep them.
 	Values []int64
 	// Histogram counts the aggregated values per HistogramEdges bin (overall figures only).
 	Histogram []int
 }
 
-// N is how many values the numbers are computed from: recorded and valid.
-func (s Stats) N() int { return s.Recorded - s.Invalid }
+// N is how many values the numbers are computed from: recorded, valid and exact.
+func (s Stats) N() int { return s.Recorded - s.Invalid - s.Approximate }
 
 // NotRecorded is how many incidents lack a milestone the figure needs.
 func (s Stats) NotRecorded() int { return s.Total - s.Recorded }

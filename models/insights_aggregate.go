@@ -126,6 +126,7 @@ func compareTagNames(a, b string) int {
 // it needs to remember only the values at the ranks the percentiles interpolate between.
 type collector struct {
 	total, recorded, invalid int
+	approximate              int // recorded, valid, but measured from or to a day-only milestone
 	n, seen                  int // aggregated values expected, and seen so far
 	sum                      float64
 	min, max                 int64
@@ -148,6 +149,9 @@ func (c *collector) count(state uint8) {
 	case invalidValue:
 		c.recorded++
 		c.invalid++
+	case approximateValue:
+		c.recorded++
+		c.approximate++
 	}
 }
 
@@ -193,7 +197,7 @@ func histogramBin(v int64) int {
 func round(seconds float64) float64 { return math.Round(seconds*1000) / 1000 }
 
 func (c *collector) stats(figure string) Stats {
-	st := Stats{Figure: figure, Total: c.total, Recorded: c.recorded, Invalid: c.invalid, Values: c.values, Histogram: c.histogram}
+	st := Stats{Figure: figure, Total: c.total, Recorded: c.recorded, Invalid: c.invalid, Approximate: c.approximate, Values: c.values, Histogram: c.histogram}
 	if c.n == 0 {
 		return st
 	}

@@ -761,6 +761,13 @@ func (s *Store) readTableRows(ctx context.Context, db *gorm.DB, cond string, arg
 			rows[n].nearMiss = set[rows[n].id]
 		}
 	}
+	daysCond := cond
+	if parts > 1 {
+		daysCond += fmt.Sprintf(" AND i.id %% %d = %d", parts, part)
+	}
+	if err := readMilestoneDays(ctx, db, rows, daysCond, args); err != nil {
+		return nil, err
+	}
 	return rows, nil
 }
 

@@ -27,6 +27,9 @@ type Figure struct {
 	// Contradicts says how the figure disagrees with another (Contradictions), "" when it does
 	// not. It is flagged like Invalid, but the figure stays in aggregates.
 	Contradicts string
+	// Approximate is true when a milestone the figure is measured from or to is known only to
+	// the day: it is shown as "about 4 days" and counted apart in aggregates.
+	Approximate bool
 }
 
 // Seconds returns the figure in whole seconds, or nil when not recorded.
@@ -83,6 +86,7 @@ func ComputeMetrics(inc *Incident) Metrics {
 	m := MilestoneMetrics(inc)
 	m.FirstPublicUpdate = firstPublicUpdate(inc.Timeline)
 	m.TimeToFirstPublicUpdate = span(FigureFirstUpdate, inc.StartedAt, m.FirstPublicUpdate)
+	m.TimeToFirstPublicUpdate.Approximate = m.TimeToFirstPublicUpdate.Recorded && inc.DayOnly("started_at")
 	m.Impact, m.ImpactOngoing = impactTime(inc)
 	m.flagContradictions(Contradictions(inc.Milestones(), inc.Timeline, inc.ImpactWindows))
 	return m
@@ -100,8 +104,31 @@ func MilestoneMetrics(inc *Incident) Metrics {
 		TimeToFirstPublicUpdate: Figure{Name: FigureFirstUpdate},
 		Impact:                  Figure{Name: FigureImpact},
 	}
+	if inc.MilestoneDays != "" {
+		for _, f := range []struct {
+			fig      *Figure
+			from, to string
+		}{
+			{&m.TimeToDetect, "started_at", "detected_at"}, {&m.TimeToAcknowledge, "started_at", "acknowledged_at"},
+			{&m.TimeToMitigate, "started_at", "mitigated_at"}, {&m.TimeToResolve, "started_at", "resolved_at"},
+			{&m.Latent, "triggered_at", "started_at"},
+		} {
+			f.fig.Approximate = f.fig.Recorded && (inc.DayOnly(f.from) || inc.DayOnly(f.to))
+		}
+	}
 	m.flagContradictions(Contradictions(inc.Milestones(), nil, nil))
 	return m
+}
+
+// Approximate names the recorded figures measured from or to a milestone known only to the day.
+func (m Metrics) Approximate() []string {
+	out := []string{}
+	for _, f := range m.All() {
+		if f.Approximate {
+			out = append(out, f.Name)
+		}
+	}
+	return out
 }
 
 // WindowEnd is where an impact window stops counting: its own end, else mitigation, else

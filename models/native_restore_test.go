@@ -110,9 +110,13 @@ func fillEveryTable(t *testing.T, s *models.Store) {
 	due := time.Date(2026, 3, 20, 0, 0, 0, 0, time.UTC)
 	sections := []models.SectionInput{{Slug: "exposure", Heading: "Exposure", Body: "No customer data was readable.", Public: true}}
 	overdue := []models.FollowUpInput{{Title: "Rotate the CI token", Kind: "prevent", Priority: "p1", Status: "open", DueOn: &due, Factors: []string{"cold-caches"}}}
-	if _, err := s.CreateIncident(ctx, models.IncidentInput{Title: "Token in a CI log", Severity: "sev1", Status: "resolved", TimeZone: "UTC",
+	leaked, err := s.CreateIncident(ctx, models.IncidentInput{Title: "Token in a CI log", Severity: "sev1", Status: "resolved", TimeZone: "UTC",
 		PostmortemState: "draft", Template: "security_review", Sections: &sections, Services: []string{"CI"},
-		Milestones: models.Milestones{StartedAt: &start}, MilestoneDays: []string{"started_at"}}, models.Children{FollowUps: &overdue}); err != nil {
+		Milestones: models.Milestones{StartedAt: &start}, MilestoneDays: []string{"started_at"}}, models.Children{FollowUps: &overdue})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.AddImage(ctx, leaked.ID, tinyPNG(t)); err != nil {
 		t.Fatal(err)
 	}
 

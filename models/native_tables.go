@@ -19,7 +19,7 @@ import (
 // after the tables it refers to. Secrets and tokens are carried as stored (hashes stay hashes),
 // so integrations keep working and subscribers' links stay valid.
 var nativeVerbatimTables = []string{
-	"milestone_sources",
+	"milestone_sources", "incident_images",
 	"statuspage_incidents", "statuspage_updates", "status_logo",
 	"components", "component_services",
 	"maintenances", "maintenance_components", "maintenance_updates",

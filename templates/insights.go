@@ -164,6 +164,11 @@ func RecordedText(st models.Stats) string {
 	return fmt.Sprintf("%d of %d recorded", st.Recorded, st.Total)
 }
 
+// ApproximateText is "2 known only to the day, left out".
+func ApproximateText(st models.Stats) string {
+	return fmt.Sprintf("%d known only to the day, left out", st.Approximate)
+}
+
 // Percent writes a share.
 func Percent(part, whole int) string {
 	if whole == 0 {

@@ -505,7 +505,7 @@ func StatusHome(v StatusHomeView) templ.Component {
 							if templ_7745c5c3_Err != nil {
 								return templ_7745c5c3_Err
 							}
-							templ_7745c5c3_Err = Markdown(card.Latest.Body).Render(ctx, templ_7745c5c3_Buffer)
+							templ_7745c5c3_Err = StatusMarkdown(v.Head, card.Latest.Body).Render(ctx, templ_7745c5c3_Buffer)
 							if templ_7745c5c3_Err != nil {
 								return templ_7745c5c3_Err
 							}
@@ -1237,7 +1237,7 @@ func StatusIncidentBody(v StatusIncidentView) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = Markdown(v.Postmortem.Markdown).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = StatusMarkdown(v.Head, v.Postmortem.Markdown).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -1345,7 +1345,7 @@ func StatusIncidentBody(v StatusIncidentView) templ.Component {
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
-					templ_7745c5c3_Err = Markdown(ev.Body).Render(ctx, templ_7745c5c3_Buffer)
+					templ_7745c5c3_Err = StatusMarkdown(v.Head, ev.Body).Render(ctx, templ_7745c5c3_Buffer)
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}

@@ -226,11 +226,11 @@ func ownPicture(tok html.Token) bool {
 	return false
 }
 
-// ownScript tells Hindsight's own script file (static/forms.js), loaded by src and run under the
+// ownScript tells Hindsight's own script files (static/forms.js, when.js, images.js), loaded by src and run under the
 // Content-Security-Policy, from an injected <script>.
 func ownScript(tok html.Token) bool {
 	for _, attr := range tok.Attr {
-		if attr.Key == "src" && (attr.Val == "/static/forms.js" || attr.Val == "/static/htmx.min.js" || attr.Val == "/static/when.js") {
+		if attr.Key == "src" && (attr.Val == "/static/forms.js" || attr.Val == "/static/htmx.min.js" || attr.Val == "/static/when.js" || attr.Val == "/static/images.js") {
 			return true
 		}
 	}

@@ -65,7 +65,7 @@ func TestScreenshots(t *testing.T) {
 	signIn(t, ctx, srv)
 	pages := map[string]string{
 		"integrations": "/admin/integrations", "incident-alert": "/incidents/" + itoa(intake.Opened[0]),
-		"list": "/incidents", "incident": "/incidents/1", "incident-002": "/incidents/3", "new": "/incidents/new",
+		"list": "/incidents", "incident": "/incidents/1", "incident-002": "/incidents/3", "new": "/incidents/new", "edit": "/incidents/1/edit",
 		"follow-ups": "/follow-ups", "recurrence": "/recurrence", "insights": "/insights", "search": "/search?q=cache",
 		"history": "/incidents/1/history", "account": "/account", "status": "/status",
 		"components": "/admin/components", "maintenance": "/maintenance", "maintenance-1": "/maintenance/1",

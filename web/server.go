@@ -219,6 +219,7 @@ func routes(r router, h *handlers.Handlers) {
 	r.get(unsubscribePath, Public, h.StatusUnsubscribeForm)
 	r.post(unsubscribePath, Public, h.StatusUnsubscribe) // also RFC 8058's one-click POST
 	r.get("/status/logo", Public, h.StatusLogo)
+	r.get("/status/images/:id", Public, h.StatusImage) // only images public text refers to
 	r.get("/status/api/v2/summary.json", Public, h.StatusAPISummary)
 	r.get("/status/api/v2/status.json", Public, h.StatusAPIStatus)
 	r.get("/status/api/v2/components.json", Public, h.StatusAPIComponents)
@@ -329,6 +330,8 @@ func routes(r router, h *handlers.Handlers) {
 	r.post("/incidents/:id/follow-ups/bulk", Responder, h.FollowUpBulkAdd)
 	r.post("/incidents/:id/paste", Responder, h.IncidentPasteRead)
 	r.post("/incidents/:id/paste/confirm", Responder, h.IncidentPasteConfirm)
+	r.post(imagesPath, Responder, h.ImageUpload) // takes up to 2 MiB: see bodyLimits
+	r.get("/images/:id", Viewer, h.ImageShow)
 	r.post("/incidents/:id/follow-ups/:child", Responder, h.FollowUpUpdate)
 	r.get("/incidents/:id/follow-ups/:child/delete", Responder, h.FollowUpDeleteConfirm)
 	r.post("/incidents/:id/follow-ups/:child/delete", Responder, h.FollowUpDelete)

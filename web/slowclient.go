@@ -76,6 +76,8 @@ func readBodyFirst(timeout time.Duration) echo.MiddlewareFunc {
 			limit := int64(bodyLimitBytes)
 			if c.Path() == importPath {
 				limit = handlers.ImportBodyLimit
+			} else if c.Path() == imagesPath {
+				limit = handlers.ImageBodyLimit
 			}
 			if req.ContentLength > limit {
 				return next(c) // the body limit answers 413 without reading it

@@ -24,6 +24,7 @@ var statusHostPaths = []struct{ from, to string }{
 	{"/history", "/status/history"},
 	{"/feed.atom", "/status/feed.atom"},
 	{"/logo", "/status/logo"},
+	{"/images/", "/status/images/"},
 	{"/incidents/", "/status/incidents/"},
 	{"/subscribe", "/status/subscribe"},
 	{"/subscriptions/", "/status/subscriptions/"},

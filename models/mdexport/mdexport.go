@@ -137,14 +137,21 @@ func fact(b *strings.Builder, name, value string) {
 func figures(b *strings.Builder, inc *models.Incident) {
 	m := models.ComputeMetrics(inc)
 	var lines, missing []string
+	// A figure measured from or to a milestone known only to the day is said in whole days.
+	words := func(f models.Figure, d time.Duration) string {
+		if f.Approximate {
+			return models.ApproximateDuration(d)
+		}
+		return Words(d)
+	}
 	phrase := func(f models.Figure, did, name, noun string) {
 		switch {
 		case !f.Recorded:
 			missing = append(missing, name)
 		case f.Invalid:
-			lines = append(lines, fmt.Sprintf("%s %s before impact began: invalid, the %s is recorded before the start.", did, Words(-f.Value), noun))
+			lines = append(lines, fmt.Sprintf("%s %s before impact began: invalid, the %s is recorded before the start.", did, words(f, -f.Value), noun))
 		default:
-			lines = append(lines, fmt.Sprintf("%s %s after impact began.", did, Words(f.Value)))
+			lines = append(lines, fmt.Sprintf("%s %s after impact began.", did, words(f, f.Value)))
 		}
 	}
 	phrase(m.TimeToDetect, "Detected", "time to detect", "detection")
@@ -154,9 +161,9 @@ func figures(b *strings.Builder, inc *models.Incident) {
 	phrase(m.TimeToFirstPublicUpdate, "First public update", "time to first public update", "first public update")
 	switch {
 	case m.Latent.Invalid:
-		lines = append(lines, fmt.Sprintf("The trigger is recorded %s after impact began: invalid.", Words(-m.Latent.Value)))
+		lines = append(lines, fmt.Sprintf("The trigger is recorded %s after impact began: invalid.", words(m.Latent, -m.Latent.Value)))
 	case m.Latent.Recorded:
-		lines = append(lines, fmt.Sprintf("Impact began %s after the trigger.", Words(m.Latent.Value)))
+		lines = append(lines, fmt.Sprintf("Impact began %s after the trigger.", words(m.Latent, m.Latent.Value)))
 	default:
 		missing = append(missing, "latent period")
 	}
