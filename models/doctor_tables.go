@@ -24,6 +24,13 @@ var doctorBaseTables = []string{
 	"subscribers", "subscriber_components", "subscriber_messages", "subscriber_deliveries", "subscribe_attempts",
 	"statuspage_incidents", "statuspage_updates", "status_logo",
 	"postmortem_templates", "template_sections", "template_defaults", "incident_sections",
+	// The review and the debrief (issue 18), and the debrief invitations' outbox.
+	"review_requests",
+	"review_threads",
+	"review_comments",
+	"debriefs",
+	"debrief_participants",
+	"debrief_invitations",
 }
 
 // DoctorTableKind says what the doctor takes a table of the given dialect's schema for: "base",

@@ -115,7 +115,7 @@ func (w *Worker) round(ctx context.Context) error {
 			return err
 		}
 		if len(items) == 0 {
-			return nil
+			return w.sendInvitations(ctx)
 		}
 		c := newComposer(w.store, w.cfg)
 		for n, item := range items {
