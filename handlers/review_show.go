@@ -1,9 +1,9 @@
 package handlers
 
 import (
+	"net/http"
 	"strconv"
 	"strings"
-	"net/http"
 
 	"github.com/labstack/echo/v4"
 

@@ -56,8 +56,8 @@ type DebriefPageView struct {
 // DebriefFormValues is the schedule form as typed.
 type DebriefFormValues struct {
 	StartsAt, TimeZone, Duration string
-	FacilitatorID, NoteTakerID     int64
-	Participants                   []int64
+	FacilitatorID, NoteTakerID   int64
+	Participants                 []int64
 }
 
 // Picked tells whether an account is among the participants chosen.
@@ -88,7 +88,6 @@ func accountLabel(u models.User) string {
 	}
 	return u.Email
 }
-
 
 func personOrDash(u *models.User) string {
 	if u == nil {

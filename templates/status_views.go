@@ -119,9 +119,9 @@ type PostmortemPreviewView struct {
 	Error     string
 	// Findings are what the completeness check found missing or doubtful; publishing over them
 	// takes "publish anyway" and a reason (Reason as typed, ReasonError beside it).
-	Findings    []models.Finding
+	Findings []models.Finding
 	// Reviewers are the reviews asked for, with who approves; internal, shown on this page only.
-	Reviewers []models.ReviewRequest
+	Reviewers   []models.ReviewRequest
 	Reason      string
 	ReasonError string
 }
