@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -40,6 +41,9 @@ func (h *Handlers) DebriefSchedule(c echo.Context) error {
 	}
 	if n, err := strconv.Atoi(values.Duration); err == nil {
 		in.DurationMinutes = n
+		if n < models.DebriefMinMinutes || n > models.DebriefMaxMinutes {
+			errs.Add("duration", fmt.Sprintf("Give a length between %d and %d minutes.", models.DebriefMinMinutes, models.DebriefMaxMinutes))
+		}
 	} else {
 		errs.Add("duration", "Give the length in minutes, like 60.")
 	}
