@@ -87,7 +87,7 @@ func reviewAndDebriefInBrowser(t *testing.T, store *models.Store, photograph boo
 		t.Errorf("after approving, approvals say %q", got)
 	}
 
-	when := time.Now().UTC().Add(72 * time.Hour).Format("2006-01-02") + " 15:00"
+	when := time.Now().UTC().Add(72*time.Hour).Format("2006-01-02") + " 15:00"
 	steps(t, ctx, "the debrief form", chromedp.Navigate(srv.URL+base+"/debrief"), chromedp.WaitVisible(chromedp.ID("starts_at")))
 	checked, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.querySelector('input[name=participants][value="`+itoa(priya.ID)+`"]').checked`))
 	if err != nil || !checked {
