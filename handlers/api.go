@@ -245,6 +245,10 @@ type apiIncidentInput struct {
 	Public          bool                `json:"public"`
 	NearMiss        bool                `json:"near_miss"`
 	Template        string              `json:"template"`
+	// PublishAnyway and PublishReason publish over the publish check's findings (an admin's
+	// call, recorded in the history), as "Publish anyway" does on the postmortem page.
+	PublishAnyway bool   `json:"publish_anyway"`
+	PublishReason string `json:"publish_reason"`
 	// Sections replace the incident's extra sections; absent leaves them alone.
 	Sections      *[]models.SectionInput `json:"sections"`
 	Timeline      *[]apiEventInput       `json:"timeline"`

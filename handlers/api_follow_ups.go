@@ -162,6 +162,7 @@ func (h *Handlers) APIRecurrence(c echo.Context) error {
 		Title         string `json:"title"`
 		StartedAt     any    `json:"started_at"`
 		CameBackAfter *int64 `json:"came_back_after_follow_up_id"`
+		NearMiss      bool   `json:"near_miss"`
 	}
 	type followUp struct {
 		ID         int64  `json:"id"`
@@ -174,6 +175,7 @@ func (h *Handlers) APIRecurrence(c echo.Context) error {
 		Slug              string         `json:"slug"`
 		Name              string         `json:"name"`
 		IncidentCount     int            `json:"incident_count"`
+		NearMissCount     int            `json:"near_miss_count"`
 		LastOccurrence    any            `json:"last_occurrence"`
 		Incidents         []incident     `json:"incidents"`
 		FollowUpCount     int            `json:"follow_up_count"`
@@ -184,14 +186,14 @@ func (h *Handlers) APIRecurrence(c echo.Context) error {
 	}
 	out := make([]entry, len(report))
 	for n, r := range report {
-		e := entry{Slug: r.Factor.Slug, Name: r.Factor.Name, IncidentCount: r.IncidentCount, CameBack: r.CameBack,
+		e := entry{Slug: r.Factor.Slug, Name: r.Factor.Name, IncidentCount: r.IncidentCount, NearMissCount: r.NearMisses, CameBack: r.CameBack,
 			FollowUpCount: r.FollowUpCount, FollowUpsByStatus: r.FollowUpsByStatus,
 			Incidents: []incident{}, FollowUps: []followUp{}, Flags: []string{}}
 		if r.LastOccurrence != nil {
 			e.LastOccurrence = r.LastOccurrence.UTC()
 		}
 		for _, inc := range r.Incidents {
-			item := incident{ID: inc.ID, Title: inc.Title}
+			item := incident{ID: inc.ID, Title: inc.Title, NearMiss: inc.NearMiss}
 			if inc.StartedAt != nil {
 				item.StartedAt = inc.StartedAt.UTC()
 			}

@@ -15,6 +15,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"hindsight/models"
+	"hindsight/models/ical"
 	"hindsight/templates"
 )
 
@@ -49,12 +50,12 @@ func (h *Handlers) FeedCalendar(c echo.Context) error {
 		return err
 	}
 	var b strings.Builder
-	line := func(s string) { b.WriteString(foldICS(s)) }
+	line := func(s string) { b.WriteString(ical.Line(s)) }
 	line("BEGIN:VCALENDAR")
 	line("VERSION:2.0")
 	line("PRODID:-//Hindsight//Follow-ups//EN")
 	line("CALSCALE:GREGORIAN")
-	line("X-WR-CALNAME:" + escapeICS("Follow-ups of "+feed.Owner))
+	line("X-WR-CALNAME:" + ical.Text("Follow-ups of "+feed.Owner))
 	stamp := time.Now().UTC().Format("20060102T150405Z")
 	for _, f := range items {
 		if f.DueOn == nil {
@@ -70,36 +71,14 @@ func (h *Handlers) FeedCalendar(c echo.Context) error {
 		if f.Incident != nil {
 			summary += " (" + f.Incident.Title + ")"
 		}
-		line("SUMMARY:" + escapeICS(summary))
-		line("DESCRIPTION:" + escapeICS(fmt.Sprintf("%s priority, %s. %s", strings.ToUpper(f.Priority), models.FollowUpStatusLabel(f.Status), f.Verification)))
+		line("SUMMARY:" + ical.Text(summary))
+		line("DESCRIPTION:" + ical.Text(fmt.Sprintf("%s priority, %s. %s", strings.ToUpper(f.Priority), models.FollowUpStatusLabel(f.Status), f.Verification)))
 		line(fmt.Sprintf("URL:%s/follow-ups/%d", base, f.ID))
 		line("END:VEVENT")
 	}
 	line("END:VCALENDAR")
 	c.Response().Header().Set("Cache-Control", "private, max-age=300")
 	return c.Blob(http.StatusOK, "text/calendar; charset=utf-8", []byte(b.String()))
-}
-
-// escapeICS escapes text values as RFC 5545 asks.
-func escapeICS(s string) string {
-	return strings.NewReplacer(`\`, `\\`, ";", `\;`, ",", `\,`, "\r\n", `\n`, "\n", `\n`, "\r", `\n`).Replace(s)
-}
-
-// foldICS ends a content line with CRLF, folding it at 75 octets without splitting a character.
-func foldICS(s string) string {
-	var b strings.Builder
-	width := 0
-	for _, r := range s {
-		size := len(string(r))
-		if width+size > 75 {
-			b.WriteString("\r\n ")
-			width = 1
-		}
-		b.WriteRune(r)
-		width += size
-	}
-	b.WriteString("\r\n")
-	return b.String()
 }
 
 // FeedAtom serves the latest changes to one owner's follow-ups as Atom, for a feed reader.

@@ -41,6 +41,16 @@ func (h *Handlers) IncidentCreate(c echo.Context) error {
 	if err := publishGuard(c, "none", in.PostmortemState); err != nil {
 		return err
 	}
+	override, refusal, err := h.checkPublish(c, nil, in, children, checked(form, "publish_anyway"), form.Get("publish_reason"))
+	if err != nil {
+		return err
+	}
+	if refusal != nil {
+		return again(models.FieldErrors{{Field: "postmortem_state", Message: refusal.message()}})
+	}
+	if override != nil {
+		in.PostmortemState = "in_review" // published below, over the findings
+	}
 	inc, err := h.Store.CreateIncident(c.Request().Context(), in, children)
 	var refused models.FieldErrors
 	if errors.As(err, &refused) {
@@ -48,6 +58,11 @@ func (h *Handlers) IncidentCreate(c echo.Context) error {
 	}
 	if err != nil {
 		return err
+	}
+	if override != nil {
+		if _, err := h.publishAfterWrite(c, inc, override); err != nil {
+			return err
+		}
 	}
 	h.Similar.Queue(inc.ID)
 	return seeOther(c, incidentURL(inc.ID))

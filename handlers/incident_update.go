@@ -32,15 +32,36 @@ func (h *Handlers) IncidentUpdate(c echo.Context) error {
 		if err := h.guardStoredPublish(c, id, in.PostmortemState, in.Public); err != nil {
 			return err
 		}
-		_, err = h.Store.UpdateIncident(c.Request().Context(), id, version, in, models.Children{})
-		if err == nil {
-			h.Similar.Queue(id)
-			return seeOther(c, incidentURL(id))
+		stored, err := h.storedForPublish(c, id, in)
+		if err != nil {
+			return err
 		}
-		if !errors.Is(err, models.ErrConflict) {
-			return storeError(err, "incident")
+		override, refused, err := h.checkPublish(c, stored, in, models.Children{}, checked(form, "publish_anyway"), form.Get("publish_reason"))
+		if err != nil {
+			return err
 		}
-		errs.Add("", "Someone else saved this incident while you were editing it. Nothing of theirs or yours is lost: their version is saved, and your input is kept below.")
+		if refused != nil {
+			errs.Add("postmortem_state", refused.message())
+		}
+		if override != nil {
+			in.PostmortemState = stored.PostmortemState // published below, over the findings
+		}
+		if refused == nil {
+			updated, err := h.Store.UpdateIncident(c.Request().Context(), id, version, in, models.Children{})
+			if err == nil {
+				h.Similar.Queue(id)
+				if override != nil {
+					if _, err := h.publishAfterWrite(c, updated, override); err != nil {
+						return err
+					}
+				}
+				return seeOther(c, incidentURL(id))
+			}
+			if !errors.Is(err, models.ErrConflict) {
+				return storeError(err, "incident")
+			}
+			errs.Add("", "Someone else saved this incident while you were editing it. Nothing of theirs or yours is lost: their version is saved, and your input is kept below.")
+		}
 	}
 	current, err := h.Store.GetIncident(c.Request().Context(), id)
 	if err != nil {

@@ -61,12 +61,18 @@ func (h *Handlers) postmortemPreview(c echo.Context, inc *models.Incident) (temp
 		}
 	}
 	view.Public = statusIncidentView(head, inc, pm)
+	review, err := h.Store.ReviewOf(ctx, inc.ID)
+	if err != nil {
+		return view, err
+	}
+	view.Reviewers = review.Requests
 	view.Findings, err = h.completeness(c, inc)
 	return view, err
 }
 
-// completeness runs the completeness check on an incident as stored, with its template and the
-// accounts' names as the internal names to keep out of public text.
+// completeness runs the publish check on an incident: the completeness check, with its template
+// and the accounts' names as the internal names to keep out of public text, and whether a
+// reviewer approved it. Every path that publishes asks it (see publishCheck).
 func (h *Handlers) completeness(c echo.Context, inc *models.Incident) ([]models.Finding, error) {
 	ctx := c.Request().Context()
 	tpl, err := h.Store.TemplateFor(ctx, inc)
@@ -77,5 +83,9 @@ func (h *Handlers) completeness(c echo.Context, inc *models.Incident) ([]models.
 	if err != nil {
 		return nil, err
 	}
-	return models.CheckCompleteness(inc, tpl, models.InternalNamesOf(users, inc)), nil
+	approvals, err := h.Store.Approvals(ctx, inc.ID)
+	if err != nil {
+		return nil, err
+	}
+	return append(models.CheckCompleteness(inc, tpl, models.InternalNamesOf(users, inc)), models.ApprovalFinding(approvals)...), nil
 }

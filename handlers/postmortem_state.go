@@ -36,15 +36,7 @@ func (h *Handlers) PostmortemState(c echo.Context) error {
 		}
 		if len(findings) > 0 {
 			reason := strings.TrimSpace(form.Get("reason"))
-			problem := ""
-			switch {
-			case !checked(form, "publish_anyway"):
-				problem = "The check below found things missing or doubtful. Fix them, or tick “Publish anyway” and say why."
-			case reason == "":
-				problem = "Say why it is published over the findings; the reason is kept in the incident’s history."
-			case len([]rune(reason)) > 1000:
-				problem = "Keep the reason under 1,000 characters."
-			}
+			problem := publishProblem(checked(form, "publish_anyway"), reason)
 			if problem != "" {
 				view, err := h.postmortemPreview(c, inc)
 				if err != nil {

@@ -71,7 +71,12 @@ func TestEveryIncidentTableMovesThePages(t *testing.T) {
 		var (
 			window   *models.ImpactWindow
 			followUp *models.FollowUp
+			thread   *models.ReviewThread
 		)
+		reviewer, err := writer.CreateUser(ctx, models.UserInput{Email: "reviewer@example.com", Name: "Rita Reviewer", Role: "responder", Password: "correct horse battery"})
+		if err != nil {
+			t.Fatal(err)
+		}
 		// The store methods that write each table, run in order against inc.
 		writes := map[string]func() error{
 			"timeline_events": func() error {
@@ -123,6 +128,28 @@ func TestEveryIncidentTableMovesThePages(t *testing.T) {
 				_, err := writer.AddImage(ctx, inc.ID, tinyPNG(t))
 				return err
 			},
+			"review_requests": func() error {
+				return writer.RequestReview(ctx, inc.ID, []int64{reviewer.ID})
+			},
+			"review_threads": func() (err error) {
+				thread, err = writer.StartThread(ctx, inc.ID, "root_cause", "Which change was it?")
+				return err
+			},
+			"review_comments": func() error {
+				return writer.Reply(ctx, inc.ID, thread.ID, "The config push at 16:02.")
+			},
+			"debriefs": func() error {
+				_, err := writer.ScheduleDebrief(ctx, inc.ID, models.DebriefInput{StartsAt: start.Add(72 * time.Hour), DurationMinutes: 60, FacilitatorID: reviewer.ID})
+				return err
+			},
+			"debrief_participants": func() error {
+				_, err := writer.ScheduleDebrief(ctx, inc.ID, models.DebriefInput{StartsAt: start.Add(72 * time.Hour), DurationMinutes: 60,
+					FacilitatorID: reviewer.ID, ParticipantIDs: []int64{reviewer.ID}})
+				return err
+			},
+			"debrief_invitations": func() error {
+				return writer.QueueInvitations(ctx, inc.ID, []models.Invitation{{Address: "reviewer@example.com", Subject: "Debrief", Body: "Come.", Calendar: "BEGIN:VCALENDAR"}})
+			},
 			"postmortem_versions": func() error {
 				current, err := writer.GetIncident(ctx, inc.ID)
 				if err != nil {
@@ -150,6 +177,12 @@ func TestEveryIncidentTableMovesThePages(t *testing.T) {
 		order := []string{"timeline_events", "impact_windows", "impact_window_services", "follow_ups", "follow_up_factors",
 			"incident_services", "incident_regions", "incident_factors", "incident_links", "similar_sets", "incident_sections",
 			"incident_images",
+			"review_requests",
+			"review_threads",
+			"review_comments",
+			"debriefs",
+			"debrief_participants",
+			"debrief_invitations",
 			"postmortem_versions"}
 		for _, table := range incidentTables(t, writer) {
 			if _, ok := writes[table]; !ok && covered[table] == "" {

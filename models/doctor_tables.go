@@ -23,6 +23,13 @@ var doctorBaseTables = []string{
 	"statuspage_incidents", "statuspage_updates", "status_logo",
 	"postmortem_templates", "template_sections", "template_defaults", "incident_sections",
 	"incident_images",
+	// The review and the debrief (issue 18), and the debrief invitations' outbox.
+	"review_requests",
+	"review_threads",
+	"review_comments",
+	"debriefs",
+	"debrief_participants",
+	"debrief_invitations",
 }
 
 // DoctorTableKind says what the doctor takes a table of the given dialect's schema for: "base",

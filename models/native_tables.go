@@ -55,6 +55,12 @@ var nativeNotExported = []NativeSkip{
 	{"subscriber_messages", "the subscribers' outbox: messages about updates already sent or due from the old database"},
 	{"subscriber_deliveries", "the subscribers' outbox: who was sent what, from the old database"},
 	{"subscribe_attempts", "the subscribe form's throttle, kept for minutes"},
+	{"review_requests", "a review asks accounts, which are not exported; the approvals it led to are in the history"},
+	{"review_threads", "review comments are the accounts' own conversation and name them; the accounts are not exported"},
+	{"review_comments", "replies in the review threads, by accounts not exported"},
+	{"debriefs", "a meeting of accounts (facilitator, note taker), which are not exported"},
+	{"debrief_participants", "the accounts invited to a debrief, which are not exported"},
+	{"debrief_invitations", "the debrief invitations' outbox: mail already sent or due from the old database"},
 }
 
 // NativeTableCoverage says how the whole-database export carries a base table: "typed",

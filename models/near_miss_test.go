@@ -122,3 +122,54 @@ func TestFixesHeldReport(t *testing.T) {
 		}
 	})
 }
+
+// The older recurrence counts leave near misses out and count them apart: an incident and a near
+// miss of one factor do not make it recur, a near miss after its fix does not come back, and the
+// time line holds the incident alone; the near miss is listed, marked.
+func TestRecurrenceCountsNearMissesApart(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *models.Store) {
+		ctx := context.Background()
+		if _, err := s.SaveFactor(ctx, 0, models.FactorInput{Name: "Probe drift", Slug: "probe-drift"}); err != nil {
+			t.Fatal(err)
+		}
+		day := func(n int) *time.Time { d := time.Date(2026, 1, n, 12, 0, 0, 0, time.UTC); return &d }
+		done := day(3)
+		fix := []models.FollowUpInput{{Title: "Pin the clock", Kind: "prevent", Priority: "p1", Status: "done", DoneAt: done}}
+		create := func(n int, nearMiss bool, children models.Children) {
+			t.Helper()
+			_, err := s.CreateIncident(ctx, models.IncidentInput{Title: "Probe", Severity: "sev2", Status: "resolved", TimeZone: "UTC",
+				PostmortemState: "none", NearMiss: nearMiss, Factors: []string{"probe-drift"}, Milestones: models.Milestones{StartedAt: day(n)}}, children)
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		create(1, false, models.Children{FollowUps: &fix})
+		create(10, true, models.Children{})
+		report, err := s.Recurrence(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var r *models.FactorRecurrence
+		for n := range report {
+			if report[n].Factor.Slug == "probe-drift" {
+				r = &report[n]
+			}
+		}
+		if r == nil {
+			t.Fatal("no line for the factor")
+		}
+		timeline := 0
+		for _, b := range r.Timeline {
+			timeline += b.Incidents
+		}
+		if r.IncidentCount != 1 || r.NearMisses != 1 || r.Recurs || r.CameBack != 0 || timeline != 1 || len(r.Incidents) != 2 {
+			t.Errorf("report = %d incidents, %d near misses, recurs %v, came back %d, time line %d, listed %d; want 1, 1, false, 0, 1, 2",
+				r.IncidentCount, r.NearMisses, r.Recurs, r.CameBack, timeline, len(r.Incidents))
+		}
+		for _, inc := range r.Incidents {
+			if inc.NearMiss != inc.StartedAt.Equal(*day(10)) || (inc.NearMiss && inc.CameBackAfter != 0) {
+				t.Errorf("listed %+v", inc)
+			}
+		}
+	})
+}

@@ -30,8 +30,10 @@ type RecurrenceIncident struct {
 	Title     string
 	StartedAt *time.Time
 	// CameBackAfter is the factor's fix (FactorRecurrence.Fix) when this incident came back after
-	// it; 0 when it did not.
+	// it; 0 when it did not, and for a near miss, which is counted apart.
 	CameBackAfter int64
+	// NearMiss marks a near miss: listed, but counted apart from the incidents.
+	NearMiss bool
 }
 
 // RecurrenceFollowUp is a follow-up addressing a factor.
@@ -79,6 +81,9 @@ type FactorRecurrence struct {
 	FixedAt *time.Time
 	// CameBack counts incidents that started after a fix for this factor was marked done.
 	CameBack int
+	// NearMisses counts the factor's near misses (no customer impact), which IncidentCount, the
+	// time line, CameBack, Recurs and Unaddressed leave out; Incidents lists them, marked.
+	NearMisses int
 	// Recurs is true when two or more incidents carry the factor.
 	Recurs bool
 	// Unaddressed is true when the factor recurs and no follow-up addresses it.
@@ -92,7 +97,7 @@ func (s *Store) Recurrence(ctx context.Context) ([]FactorRecurrence, error) {
 
 // RecurrenceListing builds the report: for each factor, busiest first, its counts, flags and time
 // line over every live incident and follow-up, and the first listed (at most RecurrenceMaxListed)
-// of its incidents and follow-ups. Four statements (two when listed is 0) whatever the number
+// of its incidents and follow-ups, near misses counted apart. Five statements (three when listed is 0) whatever the number
 // of factors, incidents and follow-ups, each reading indexes of the factor tags, which migration
 // 00014 gives a copy of the incident's start and deletion and of when a follow-up took effect as
 // a fix, or the follow-up totals kept in memory: no statement reads a wide table per tag, and
@@ -114,6 +119,10 @@ func (s *Store) RecurrenceListing(ctx context.Context, listed int) ([]FactorRecu
 	if err := s.recurrenceStatuses(ctx, byID); err != nil {
 		return nil, err
 	}
+	nearMisses, err := s.recurrenceNearMisses(db, byID)
+	if err != nil {
+		return nil, err
+	}
 	if listed > 0 {
 		if err := s.recurrenceIncidents(db, out, byID, listed); err != nil {
 			return nil, err
@@ -124,6 +133,11 @@ func (s *Store) RecurrenceListing(ctx context.Context, listed int) ([]FactorRecu
 	}
 	for n := range out {
 		r := &out[n]
+		for m := range r.Incidents {
+			if nearMisses[r.Incidents[m].ID] {
+				r.Incidents[m].NearMiss, r.Incidents[m].CameBackAfter = true, 0
+			}
+		}
 		r.Recurs = r.IncidentCount >= 2
 		r.Unaddressed = r.Recurs && r.FollowUpCount == 0
 	}
@@ -225,6 +239,58 @@ func (s *Store) recurrenceTimeline(db *gorm.DB, byID map[int64]*FactorRecurrence
 		return fmt.Errorf("recurrence time line: %w", err)
 	}
 	return nil
+}
+
+// recurrenceNearMissesSQL reads the factor tags of near misses, through the partial index of
+// near misses (migration 00033), which are few.
+const recurrenceNearMissesSQL = `SELECT x.factor_id, x.incident_id, x.started_unix
+	FROM incidents nm JOIN incident_factors x ON x.incident_id = nm.id
+	WHERE nm.near_miss AND x.live`
+
+// recurrenceNearMisses takes the factors' near misses out of their counts and time lines and
+// counts them apart (issue 18): a near miss had no customer impact, so it neither makes a factor
+// recur nor comes back after its fix. It returns the near misses' ids.
+func (s *Store) recurrenceNearMisses(db *gorm.DB, byID map[int64]*FactorRecurrence) (map[int64]bool, error) {
+	ids := map[int64]bool{}
+	err := scanRows(db, recurrenceNearMissesSQL, func(scan func(...any) error) error {
+		var factorID, incidentID int64
+		var started sql.NullInt64
+		if err := scan(&factorID, &incidentID, &started); err != nil {
+			return err
+		}
+		ids[incidentID] = true
+		r := byID[factorID]
+		if r == nil {
+			return nil
+		}
+		r.IncidentCount--
+		r.NearMisses++
+		if !started.Valid {
+			return nil
+		}
+		cameBack := r.FixedAt != nil && started.Int64 > r.FixedAt.Unix()
+		if cameBack {
+			r.CameBack--
+		}
+		for n := range r.Timeline {
+			b := &r.Timeline[n]
+			if started.Int64 >= b.From.Unix() && started.Int64 < b.To.Unix() {
+				b.Incidents--
+				if cameBack {
+					b.CameBack--
+				}
+				if b.Incidents == 0 {
+					r.Timeline = append(r.Timeline[:n], r.Timeline[n+1:]...)
+				}
+				break
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("recurrence near misses: %w", err)
+	}
+	return ids, nil
 }
 
 // recurrenceStatuses counts each factor's follow-ups by status, from the totals the store keeps
@@ -338,6 +404,7 @@ func (s *Store) ExplainRecurrence(ctx context.Context, listed int) (map[string]s
 	}{
 		{"summary", recurrenceSummarySQL, nil}, {"timeline", recurrenceTimelineSQL(), nil},
 		{"incidents", s.recurrenceIncidentsSQL(), []any{listed}}, {"follow-ups", s.recurrenceFollowUpsSQL(), []any{listed}},
+		{"near misses", recurrenceNearMissesSQL, nil},
 	}
 	prefix := "EXPLAIN QUERY PLAN "
 	if s.dialect == "postgres" {

@@ -119,7 +119,9 @@ type PostmortemPreviewView struct {
 	Error     string
 	// Findings are what the completeness check found missing or doubtful; publishing over them
 	// takes "publish anyway" and a reason (Reason as typed, ReasonError beside it).
-	Findings    []models.Finding
+	Findings []models.Finding
+	// Reviewers are the reviews asked for, with who approves; internal, shown on this page only.
+	Reviewers   []models.ReviewRequest
 	Reason      string
 	ReasonError string
 }
@@ -275,6 +277,8 @@ func findingLink(id int64, f models.Finding) string {
 		return base + "#follow-ups"
 	case "timeline":
 		return base + "#timeline"
+	case "review":
+		return base + "/review#reviewers"
 	}
 	return base + "/edit#" + f.Field
 }

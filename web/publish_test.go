@@ -149,7 +149,8 @@ func TestResponderCannotPublishThroughTheFormOrTheAPI(t *testing.T) {
 
 	// An admin may publish through the form; the status page then shows the recorded version.
 	edit = admin.get(path + "/edit")
-	check(t, "form publish by an admin", admin.post(path+"/edit", with(seed000Form(), "public", "true", "postmortem_state", "published", "version", pageVersion(t, edit))), http.StatusSeeOther, nil, nil)
+	check(t, "form publish by an admin", admin.post(path+"/edit", with(seed000Form(), "public", "true", "postmortem_state", "published", "version", pageVersion(t, edit),
+		"publish_anyway", "true", "publish_reason", "The test publishes over the publish check.")), http.StatusSeeOther, nil, nil)
 	check(t, "published through the form", admin.anonymous().get("/status"+path), http.StatusOK, []string{"Routing caches came up", "Root Cause"}, nil)
 	// A responder may still edit it, leaving it published.
 	edit = responder.get(path + "/edit")

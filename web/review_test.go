@@ -132,7 +132,7 @@ func TestPublishOverFindings(t *testing.T) {
 		near := admin.createIncident(with(seed000Form(), "title", "Certificate nearly expired", "near_miss", "true", "detected_at", "",
 			"started_at", "", "mitigated_at", "", "resolved_at", ""))
 		check(t, "a near miss is not asked for figures", admin.get(near+"/postmortem"), http.StatusOK,
-			[]string{"Nothing missing"}, []string{"No detection time", "No impact window"})
+			[]string{"No reviewer approved"}, []string{"No detection time", "No impact window"})
 	})
 }
 

@@ -314,6 +314,21 @@ func routes(r router, h *handlers.Handlers) {
 	r.post("/incidents/:id/undo", Responder, h.ChildUndo)
 	r.get("/incidents/:id/postmortem", Viewer, h.PostmortemPreview)
 	r.post("/incidents/:id/postmortem/state", Responder, h.PostmortemState) // publishing needs admin
+	// The review and the debrief: internal, never on the status page or in a public export.
+	// Responders ask for reviews and comment; approving is the requested reviewer's own (the
+	// store refuses anyone else), whatever their role.
+	r.get("/incidents/:id/review", Viewer, h.ReviewShow)
+	r.post("/incidents/:id/review/requests", Responder, h.ReviewRequest)
+	r.post("/incidents/:id/review/approval", Viewer, h.ReviewApprove)
+	r.post("/incidents/:id/review/threads", Responder, h.ReviewThreadCreate)
+	r.post("/incidents/:id/review/threads/:thread/replies", Responder, h.ReviewReply)
+	r.post("/incidents/:id/review/threads/:thread/resolve", Responder, h.ReviewThreadResolve)
+	r.get("/incidents/:id/debrief", Viewer, h.DebriefShow)
+	r.post("/incidents/:id/debrief", Responder, h.DebriefSchedule)
+	r.post("/incidents/:id/debrief/notes", Responder, h.DebriefNotes) // the preview button saves nothing
+	r.post("/incidents/:id/debrief/invite", Responder, h.DebriefInvite)
+	r.get("/incidents/:id/debrief.ics", Viewer, h.DebriefCalendar)
+	r.get("/reviews", Viewer, h.ReviewsMine)
 	r.get("/incidents/:id/export.md", Viewer, h.IncidentExportMarkdown)
 	r.get("/incidents/:id/export.json", Viewer, h.IncidentExportJSON)
 	r.get("/incidents/:id/export.statuspage.json", Viewer, h.IncidentExportStatuspage)

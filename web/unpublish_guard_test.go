@@ -11,7 +11,8 @@ import (
 // private or deleting it; only an admin may, on every route.
 func TestOnlyAnAdminTakesAPublishedIncidentOffTheStatusPage(t *testing.T) {
 	admin := newApp(t)
-	published := `{"title": "Published outage", "severity": "sev2", "status": "resolved", "public": true, "postmortem_state": "published", "root_cause": "Cold caches."}`
+	published := `{"title": "Published outage", "severity": "sev2", "status": "resolved", "public": true, "postmortem_state": "published", "root_cause": "Cold caches.",
+		"publish_anyway": true, "publish_reason": "The test publishes over the publish check."}`
 	check(t, "admin publishes", admin.json(http.MethodPost, "/api/v1/incidents", published), http.StatusCreated, nil, nil)
 	check(t, "draft", admin.json(http.MethodPost, "/api/v1/incidents", `{"title": "Draft outage", "severity": "sev3", "status": "resolved", "public": true}`), http.StatusCreated, nil, nil)
 	responder := admin.as(models.RoleResponder)
@@ -20,7 +21,8 @@ func TestOnlyAnAdminTakesAPublishedIncidentOffTheStatusPage(t *testing.T) {
 		check(t, name, admin.anonymous().get("/status/incidents/1"), http.StatusOK, []string{"Published outage"}, nil)
 	}
 
-	hide := `{"version": 1, "title": "Published outage", "severity": "sev2", "status": "resolved", "public": false, "postmortem_state": "published"}`
+	// Created over the publish check's findings, then published: version 2.
+	hide := `{"version": 2, "title": "Published outage", "severity": "sev2", "status": "resolved", "public": false, "postmortem_state": "published"}`
 	check(t, "responder hides via API", responder.json(http.MethodPut, "/api/v1/incidents/1", hide), http.StatusForbidden, []string{"Only an admin"}, nil)
 	onStatusPage("after the API hide")
 	check(t, "responder deletes via API", responder.json(http.MethodDelete, "/api/v1/incidents/1", nil), http.StatusForbidden, []string{"Only an admin"}, nil)

@@ -120,7 +120,7 @@ func (w *Worker) round(ctx context.Context) error {
 			return err
 		}
 		if len(items) == 0 {
-			return nil
+			return w.sendInvitations(ctx)
 		}
 		c := newComposer(w.store, w.cfg)
 		for n, item := range items {
