@@ -411,16 +411,26 @@ func (k *SimilarKeeper) Run(ctx context.Context) {
 	}
 }
 
-// refresh ranks a queued incident with every other one queued by now (up to similarBatch), and
-// keeps their rankings in one write transaction.
+// similarGather is how long the keeper gathers queued incidents after the first before it ranks
+// them and keeps their rankings in one write transaction: a burst of API writes costs the single
+// writer one ranking transaction per second, not one per write. The suggestions of earlier
+// incidents are then at most this much later than the write (the issue allows a minute).
+var similarGather = time.Second
+
+// refresh ranks a queued incident with every other one queued within similarGather (up to
+// similarBatch), and keeps their rankings in one write transaction.
 func (k *SimilarKeeper) refresh(ctx context.Context, first int64) {
 	ids := []int64{first}
+	gather := time.NewTimer(similarGather)
+	defer gather.Stop()
 drain:
 	for len(ids) < similarBatch {
 		select {
 		case id := <-k.queue:
 			ids = append(ids, id)
-		default:
+		case <-gather.C:
+			break drain
+		case <-ctx.Done():
 			break drain
 		}
 	}
