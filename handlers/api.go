@@ -16,31 +16,34 @@ import (
 
 // APIIncident is an incident as the JSON API v1 shows it.
 type APIIncident struct {
-	ID              int64        `json:"id"`
-	Version         int          `json:"version"`
-	Title           string       `json:"title"`
-	Summary         string       `json:"summary"`
-	Severity        string       `json:"severity"`
-	Status          string       `json:"status"`
-	DetectionMethod *string      `json:"detection_method"`
-	Services        []string     `json:"services"`
-	Regions         []string     `json:"regions"`
-	Factors         []string     `json:"factors"`
-	Links           []APILink    `json:"links"`
-	LinkedFrom      []APILink    `json:"linked_from"`
-	CustomerImpact  string       `json:"customer_impact"`
-	RootCause       string       `json:"root_cause"`
-	Trigger         string       `json:"trigger"`
-	Detection       string       `json:"detection"`
-	Response        string       `json:"response"`
-	Lessons         string       `json:"lessons"`
-	TimeZone        string       `json:"time_zone"`
-	TriggeredAt     *time.Time   `json:"triggered_at"`
-	StartedAt       *time.Time   `json:"started_at"`
-	DetectedAt      *time.Time   `json:"detected_at"`
-	AcknowledgedAt  *time.Time   `json:"acknowledged_at"`
-	MitigatedAt     *time.Time   `json:"mitigated_at"`
-	ResolvedAt      *time.Time   `json:"resolved_at"`
+	ID              int64      `json:"id"`
+	Version         int        `json:"version"`
+	Title           string     `json:"title"`
+	Summary         string     `json:"summary"`
+	Severity        string     `json:"severity"`
+	Status          string     `json:"status"`
+	DetectionMethod *string    `json:"detection_method"`
+	Services        []string   `json:"services"`
+	Regions         []string   `json:"regions"`
+	Factors         []string   `json:"factors"`
+	Links           []APILink  `json:"links"`
+	LinkedFrom      []APILink  `json:"linked_from"`
+	CustomerImpact  string     `json:"customer_impact"`
+	RootCause       string     `json:"root_cause"`
+	Trigger         string     `json:"trigger"`
+	Detection       string     `json:"detection"`
+	Response        string     `json:"response"`
+	Lessons         string     `json:"lessons"`
+	TimeZone        string     `json:"time_zone"`
+	TriggeredAt     *time.Time `json:"triggered_at"`
+	StartedAt       *time.Time `json:"started_at"`
+	DetectedAt      *time.Time `json:"detected_at"`
+	AcknowledgedAt  *time.Time `json:"acknowledged_at"`
+	MitigatedAt     *time.Time `json:"mitigated_at"`
+	ResolvedAt      *time.Time `json:"resolved_at"`
+	// MilestoneDays names the milestones known only to the day ("triggered_at"): their time is
+	// the day's start in the incident's zone, and their figures are approximate.
+	MilestoneDays   []string     `json:"milestone_days"`
 	PostmortemState string       `json:"postmortem_state"`
 	PublishedAt     *time.Time   `json:"published_at"`
 	Public          bool         `json:"public"`
@@ -138,6 +141,7 @@ func apiIncident(inc *models.Incident, links []models.LinkedIncident) APIInciden
 		Detection: inc.Detection, Response: inc.Response, Lessons: inc.Lessons, TimeZone: inc.TimeZone,
 		TriggeredAt: inc.TriggeredAt, StartedAt: inc.StartedAt, DetectedAt: inc.DetectedAt,
 		AcknowledgedAt: inc.AcknowledgedAt, MitigatedAt: inc.MitigatedAt, ResolvedAt: inc.ResolvedAt,
+		MilestoneDays:   nonNil(inc.DayMilestones()),
 		PostmortemState: inc.PostmortemState, PublishedAt: inc.PublishedAt, Public: inc.Public,
 		Source: inc.Source, ExternalID: inc.ExternalID, NearMiss: inc.NearMiss, Template: inc.TemplateSlug, Sections: []APISection{},
 		Timeline: []APIEvent{}, ImpactWindows: []APIWindow{}, FollowUps: []APIFollowUp{}, Warnings: []string{},
@@ -241,6 +245,7 @@ type apiIncidentInput struct {
 	AcknowledgedAt  *string             `json:"acknowledged_at"`
 	MitigatedAt     *string             `json:"mitigated_at"`
 	ResolvedAt      *string             `json:"resolved_at"`
+	MilestoneDays   []string            `json:"milestone_days"`
 	PostmortemState string              `json:"postmortem_state"`
 	Public          bool                `json:"public"`
 	NearMiss        bool                `json:"near_miss"`
@@ -310,7 +315,7 @@ func (b apiIncidentInput) toInput() (models.IncidentInput, models.Children, mode
 		CustomerImpact: b.CustomerImpact, RootCause: b.RootCause, Trigger: b.Trigger, Detection: b.Detection,
 		Response: b.Response, Lessons: b.Lessons, TimeZone: b.TimeZone, PostmortemState: b.PostmortemState,
 		Public: b.Public, Services: b.Services, Regions: b.Regions, Factors: b.Factors,
-		NearMiss: b.NearMiss, Template: b.Template, Sections: b.Sections,
+		NearMiss: b.NearMiss, Template: b.Template, Sections: b.Sections, MilestoneDays: b.MilestoneDays,
 	}
 	if b.DetectionMethod != nil {
 		in.DetectionMethod = *b.DetectionMethod

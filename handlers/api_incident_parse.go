@@ -37,6 +37,7 @@ type apiParsedIncident struct {
 	AcknowledgedAt  *string             `json:"acknowledged_at,omitempty"`
 	MitigatedAt     *string             `json:"mitigated_at,omitempty"`
 	ResolvedAt      *string             `json:"resolved_at,omitempty"`
+	MilestoneDays   []string            `json:"milestone_days,omitempty"`
 	Timeline        []apiParsedEvent    `json:"timeline,omitempty"`
 	FollowUps       []apiParsedFollowUp `json:"follow_ups,omitempty"`
 	ImpactWindows   []apiParsedWindow   `json:"impact_windows,omitempty"`
@@ -139,6 +140,7 @@ func apiParsed(d pmparse.Draft, zone string) apiParseOutput {
 	o := &out.Incident
 	o.TriggeredAt, o.StartedAt, o.DetectedAt = stamp("triggered_at"), stamp("started_at"), stamp("detected_at")
 	o.AcknowledgedAt, o.MitigatedAt, o.ResolvedAt = stamp("acknowledged_at"), stamp("mitigated_at"), stamp("resolved_at")
+	o.MilestoneDays = inc.MilestoneDays
 	for _, e := range inc.Timeline {
 		o.Timeline = append(o.Timeline, apiParsedEvent{At: e.At.UTC().Format(time.RFC3339), Kind: e.Kind, Status: e.Status, Body: e.Body, Public: e.Public})
 	}

@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -73,11 +74,17 @@ func fillFromDraft(values *templates.IncidentFormValues, view *templates.PasteVi
 			continue
 		}
 		values.Milestones[name] = templates.LocalInput(&at, zone)
+		shown := templates.When(at, zone)
+		if slices.Contains(inc.MilestoneDays, name) {
+			// Known only to the day: the field holds the date alone, which saves as such.
+			values.Milestones[name] = at.In(zone).Format(time.DateOnly)
+			shown = at.In(zone).Format("2 Jan 2006") + " (the day only)"
+		}
 		if values.Pasted == nil {
 			values.Pasted = map[string]string{}
 		}
 		values.Pasted[name] = values.Milestones[name]
-		s := templates.PasteSuggestion{Field: name, Label: models.MilestoneLabels[name], Value: templates.When(at, zone), Words: d.Evidence[name]}
+		s := templates.PasteSuggestion{Field: name, Label: models.MilestoneLabels[name], Value: shown, Words: d.Evidence[name]}
 		for _, alt := range d.Alternatives[name] {
 			s.Also = append(s.Also, templates.When(alt.At, zone)+" (“"+shorten(alt.Words, 160)+"”)")
 		}

@@ -579,6 +579,14 @@ func milestoneDays(inc *Incident, names []string) string {
 	return strings.Join(kept, ",")
 }
 
+// DayMilestones names the milestones known only to the day, in the milestones' order.
+func (i *Incident) DayMilestones() []string {
+	if i.MilestoneDays == "" {
+		return nil
+	}
+	return strings.Split(i.MilestoneDays, ",")
+}
+
 // DayOnly tells whether the named milestone is known only to the day.
 func (i *Incident) DayOnly(name string) bool {
 	return i.MilestoneDays != "" && slices.Contains(strings.Split(i.MilestoneDays, ","), name)

@@ -125,3 +125,44 @@ func TestAPIIncidentParseRoundTrip(t *testing.T) {
 		t.Errorf("created %d timeline entries and %d follow-ups, want 7 and 5", len(created.Timeline), len(created.FollowUps))
 	}
 }
+
+// TestAPIParsedDayOnlyTriggerRoundTrips reads seed 004's trigger ("On the 1st of April we
+// deployed a change"), a date with no time of day: the draft names it in milestone_days, and
+// posted back it is stored as known only to the day, its figures approximate.
+func TestAPIParsedDayOnlyTriggerRoundTrips(t *testing.T) {
+	a := newApp(t)
+	body, _ := json.Marshal(map[string]string{"text": seedText(t, "004"), "time_zone": "Europe/London"})
+	r := a.json(http.MethodPost, "/api/v1/incidents/parse", string(body))
+	check(t, "parse", r, http.StatusOK, []string{`"triggered_at":"2022-03-31T23:00:00Z"`, `"milestone_days":["triggered_at"]`,
+		`"triggered_at":"On the 1st of April we deployed a change`}, nil)
+	var parsed struct {
+		Incident map[string]any `json:"incident"`
+	}
+	r.decode(t, &parsed)
+	inc := parsed.Incident
+	inc["severity"], inc["status"] = "sev2", "resolved" // the seed has no status updates
+	for _, f := range inc["follow_ups"].([]any) {
+		f.(map[string]any)["kind"], f.(map[string]any)["priority"], f.(map[string]any)["status"] = "prevent", "p2", "open"
+	}
+	r = a.json(http.MethodPost, "/api/v1/incidents", inc)
+	check(t, "create", r, http.StatusCreated, []string{`"triggered_at":"2022-03-31T23:00:00Z"`, `"milestone_days":["triggered_at"]`,
+		`"approximate":["latent"`}, nil)
+	var created struct {
+		ID int64 `json:"id"`
+	}
+	r.decode(t, &created)
+	stored, err := a.store.GetIncident(t.Context(), created.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !stored.DayOnly("triggered_at") || stored.DayOnly("started_at") {
+		t.Errorf("day-only milestones stored: %q, want triggered_at", stored.MilestoneDays)
+	}
+	// Without milestone_days every milestone is exact, as before.
+	delete(inc, "milestone_days")
+	r = a.json(http.MethodPost, "/api/v1/incidents", inc)
+	check(t, "create without", r, http.StatusCreated, []string{`"milestone_days":[]`}, nil)
+	check(t, "a milestone that is not one", a.json(http.MethodPost, "/api/v1/incidents", map[string]any{
+		"title": "x", "severity": "sev2", "status": "resolved", "time_zone": "UTC", "milestone_days": []string{"lunch"}}),
+		http.StatusUnprocessableEntity, []string{`"field":"milestone_days`}, nil)
+}

@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -143,4 +144,26 @@ func pasteScreenshots(t *testing.T, ctx context.Context) {
 		}
 	}
 	steps(t, ctx, "back to the desktop width", chromedp.EmulateViewport(1280, 900))
+}
+
+// TestPastedDayOnlyTriggerSavesAsADay pastes seed 004, whose trigger is stated only to the day
+// ("On the 1st of April we deployed a change"): the form holds the date alone, says so, and saved
+// as it stands the trigger is stored as known only to the day.
+func TestPastedDayOnlyTriggerSavesAsADay(t *testing.T) {
+	a := newApp(t)
+	r := a.post("/incidents/new/paste", url.Values{"paste": {seedText(t, "004")}, "paste_time_zone": {"Europe/London"}})
+	check(t, "read", r, http.StatusOK, []string{`name="triggered_at" value="2022-04-01"`, `1 Apr 2022 (the day only)`,
+		`<q>On the 1st of April we deployed a change`, `name="started_at" value="2022-04-05 08:00"`}, nil)
+	form := url.Values{"title": {"R&R platform performance"}, "severity": {"sev2"}, "status": {"resolved"}, "time_zone": {"Europe/London"},
+		"postmortem_state": {"draft"}, "triggered_at": {"2022-04-01"}, "pasted_triggered_at": {"2022-04-01"}, "started_at": {"2022-04-05 08:00"},
+		"resolved_at": {"2022-04-06 16:30"}}
+	path := a.createIncident(form)
+	id, _ := strconv.ParseInt(strings.TrimPrefix(path, "/incidents/"), 10, 64)
+	stored, err := a.store.GetIncident(t.Context(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !stored.DayOnly("triggered_at") || stored.DayOnly("started_at") || stored.MilestoneSources["triggered_at"].Kind != "pasted" {
+		t.Errorf("stored day-only %q, trigger's source %+v", stored.MilestoneDays, stored.MilestoneSources["triggered_at"])
+	}
 }

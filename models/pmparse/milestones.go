@@ -22,6 +22,16 @@ var cues = []struct {
 	{"resolved_at", []string{"resol", "declared", "closed"}, regexp.MustCompile(`(?i)\b(resolved at|resolved on|marked (?:as )?resolved|resolution time|(?:was|were) resolved|declared (?:over|resolved)|incident (?:was )?closed)\b`)},
 }
 
+// dayCues are the sentences that state a milestone with a date and no time of day: seed 004's
+// "On the 1st of April we deployed a change", the trigger, known only to the day.
+var dayCues = []struct {
+	field string
+	keys  []string
+	re    *regexp.Regexp
+}{
+	{"triggered_at", []string{"change", "deploy", "trigger"}, regexp.MustCompile(`(?i)\b(?:(?:we|they|engineers?|the team)\s+(?:deployed|released|rolled out|pushed|shipped|made)\b[^.;]{0,40}\bchange\b|change was (?:deployed|made|rolled out|released)\b|was triggered\b)`)},
+}
+
 var (
 	negationRe     = regexp.MustCompile(`(?i)\b(?:not|never|no|n't|without)\s+(?:\w+\s+)?$`)
 	windowExclude  = regexp.MustCompile(`(?i)most severe|\bpeak|\bworst|\bwaves?\b`)
@@ -187,6 +197,7 @@ func (p *parser) milestones(start int) {
 				within = append(within, duration{time.Duration(amount) * unit, evidenceWords(sentence)})
 			}
 			if len(inside) == 0 {
+				p.dayMilestone(sentence, s, days)
 				continue
 			}
 			words := evidenceWords(sentence)
@@ -268,6 +279,46 @@ func (p *parser) milestones(start int) {
 	}
 }
 
+// dayMilestone reads a milestone a sentence states with a date and no time of day (dayCues):
+// the date written in the sentence, its year carried from the text when it names none.
+func (p *parser) dayMilestone(sentence string, span [2]int, days []day) {
+	var d *day
+	for k := range days {
+		if days[k].start >= span[0] && days[k].start < span[1] {
+			d = &days[k]
+			break
+		}
+	}
+	if d == nil {
+		return
+	}
+	lower := asciiLower(sentence)
+	for _, cue := range dayCues {
+		if !containsAny(lower, cue.keys) {
+			continue
+		}
+		m := cue.re.FindStringIndex(sentence)
+		if m == nil || negationRe.MatchString(sentence[:m[0]]) {
+			continue
+		}
+		year := d.year
+		if year == 0 {
+			year = p.lastYr
+		}
+		if year == 0 && p.hasDay {
+			year = p.lastDay.year
+		}
+		if year == 0 {
+			return
+		}
+		at := time.Date(year, d.month, d.day, 0, 0, 0, 0, p.zone)
+		if at.Day() != d.day || !inRange(at) {
+			return
+		}
+		p.add(cue.field, candidate{at: at.UTC(), words: evidenceWords(sentence), strength: fromDay, day: true})
+	}
+}
+
 // evidenceWords trims a sentence to the words shown beside a suggestion.
 func evidenceWords(s string) string {
 	s = strings.ReplaceAll(s, "**", "")
@@ -309,6 +360,9 @@ func (p *parser) decide() {
 		primary := sorted[0]
 		p.draft.Incident.Milestones[field] = primary.at
 		p.draft.Evidence[field] = primary.words
+		if primary.day {
+			p.draft.Incident.MilestoneDays = append(p.draft.Incident.MilestoneDays, field)
+		}
 		seen := map[time.Time]bool{primary.at: true}
 		var alts []Reading
 		addAlt := func(at time.Time, words string) {

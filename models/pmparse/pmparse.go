@@ -40,8 +40,11 @@ type Incident struct {
 	// Milestones are UTC instants keyed by "triggered_at", "started_at", "detected_at",
 	// "acknowledged_at", "mitigated_at" and "resolved_at".
 	Milestones map[string]time.Time
-	Timeline   []Entry
-	FollowUps  []FollowUp
+	// MilestoneDays names the milestones the text states only to the day; their instant is the
+	// day's midnight in the text's zone.
+	MilestoneDays []string
+	Timeline      []Entry
+	FollowUps     []FollowUp
 	// Windows are stretches of customer impact the text states ("between A and B", "most
 	// severe window: A–B"), and the whole impact from its stated start to its stated end.
 	Windows []Window
@@ -107,10 +110,12 @@ type candidate struct {
 	words    string
 	strength int
 	literal  *time.Time // the other reading of a zone abbreviation whose rules disagree
+	day      bool       // known only to the day: at is the day's midnight in the text's zone
 }
 
 const (
-	fromDuration = iota + 1 // "detected within 20 minutes"
+	fromDay      = iota + 1 // "On the 1st of April we deployed a change": a date, no time
+	fromDuration            // "detected within 20 minutes"
 	fromWindow              // an end of "between A and B"
 	fromSentence            // "Impact start: …", "detected at …"
 	fromStatus              // a posted status update: when it was declared resolved

@@ -3,6 +3,7 @@ package pmparse_test
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -113,6 +114,7 @@ func TestSeeds(t *testing.T) {
 		milestones      []string // the sample's milestones the text states
 		absent          []string // milestones the text does not state
 		extra           map[string]time.Time
+		days            []string // the milestones read only to the day
 		alternatives    map[string][]time.Time
 		updates         int // status updates, compared with the sample's
 		followUps       []string
@@ -167,9 +169,12 @@ func TestSeeds(t *testing.T) {
 			},
 			sections: []string{"customer_impact", "root_cause", "response"}},
 		{seed: "004", sample: "seed-004", title: "Rant & Rave: RCA - 2022/4/5 - Platform outage and instability - 32.5hrs",
-			// In BST; the trigger is known only to the day, so it stays empty.
+			// In BST; the trigger ("On the 1st of April we deployed a change") is known only to
+			// the day: read as that day, marked so.
 			milestones: []string{"started_at", "mitigated_at", "resolved_at"},
-			absent:     []string{"triggered_at", "detected_at", "acknowledged_at"},
+			extra:      map[string]time.Time{"triggered_at": time.Date(2022, 4, 1, 0, 0, 0, 0, time.UTC)},
+			days:       []string{"triggered_at"},
+			absent:     []string{"detected_at", "acknowledged_at"},
 			followUps: []string{
 				"The refresh feature has now been removed entirely from the platform",
 				"Our health checks have been optimized so that we have more control over the flagging and removing of sick machines",
@@ -206,6 +211,9 @@ func TestSeeds(t *testing.T) {
 				if got := inc.Milestones[name]; !got.Equal(at) {
 					t.Errorf("%s = %v, want %v", name, got, at)
 				}
+			}
+			if !slices.Equal(inc.MilestoneDays, c.days) {
+				t.Errorf("milestones known only to the day = %v, want %v", inc.MilestoneDays, c.days)
 			}
 			for _, name := range c.absent {
 				if got, ok := inc.Milestones[name]; ok {
