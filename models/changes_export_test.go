@@ -52,3 +52,11 @@ func (s *Store) KeptFollowUpCounts(ctx context.Context) (map[string]int64, error
 	})
 	return out, err
 }
+
+// ForgetCounts drops the kept list totals, so that the next read of a total reads every
+// incident's contribution again, as the first read after a start does.
+func (s *Store) ForgetCounts() {
+	s.counts.mu.Lock()
+	defer s.counts.mu.Unlock()
+	s.counts.ready = false
+}
