@@ -221,11 +221,13 @@ func (s *Store) countIncidentsKept(ctx context.Context, f IncidentFilter) (int64
 // not there, which matches nothing.
 func (s *Store) countFollowUpsKept(ctx context.Context, f FollowUpFilter, factorID, serviceID int64) (FollowUpCounts, error) {
 	counts := FollowUpCounts{ByStatus: map[string]int64{}}
+	if factorID < 0 || serviceID < 0 {
+		return counts, nil // a factor or service that is not there matches nothing
+	}
 	day := today(f.Now)
 	err := s.withCounts(ctx, func(lc *listCounts) {
 		for k, n := range lc.byFollowUp {
-			if k.factorID != max(factorID, 0) || k.serviceID != max(serviceID, 0) || factorID < 0 || serviceID < 0 ||
-				!f.matchesColumns(k, day) {
+			if k.factorID != factorID || k.serviceID != serviceID || !f.matchesColumns(k, day) {
 				continue
 			}
 			counts.ByStatus[k.status] += n

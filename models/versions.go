@@ -216,18 +216,7 @@ func (s *Store) markOf(id int64) incidentMark {
 // insightsChangedSince returns the feed's generation now, the incidents whose insight rows
 // changed after generation since, and whether everything must be read again.
 func (s *Store) insightsChangedSince(since generation) (now generation, ids []int64, all bool) {
-	f := &s.versions
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.everything > since {
-		return f.gen, nil, true
-	}
-	for id, g := range f.insights {
-		if g > since {
-			ids = append(ids, id)
-		}
-	}
-	return f.gen, ids, false
+	return s.versions.changedAfter(since, func(f *versionFeed) map[int64]uint64 { return f.insights })
 }
 
 // VersionLooks is how many statements the store ran to learn what changed, for tests.
@@ -241,13 +230,18 @@ func (s *Store) VersionLooks() int64 {
 // changedSince returns the feed's generation now, the incidents that changed after generation
 // since, and whether everything must be read again.
 func (s *Store) changedSince(since generation) (now generation, ids []int64, all bool) {
-	f := &s.versions
+	return s.versions.changedAfter(since, func(f *versionFeed) map[int64]uint64 { return f.changed })
+}
+
+// changedAfter returns the generation now, the incidents of one of the feed's maps (changed or
+// insights) moved after generation since, and whether everything must be read again.
+func (f *versionFeed) changedAfter(since generation, which func(*versionFeed) map[int64]uint64) (now generation, ids []int64, all bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.everything > since {
 		return f.gen, nil, true
 	}
-	for id, g := range f.changed {
+	for id, g := range which(f) {
 		if g > since {
 			ids = append(ids, id)
 		}
