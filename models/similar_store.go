@@ -241,6 +241,12 @@ func (s *Store) laterSimilar(ctx context.Context, inc *Incident) ([]int64, error
 	if inc.StartedAt == nil {
 		return nil, nil
 	}
+	// An incident filed as it starts, the usual case, has no live incident started after it:
+	// one indexed statement then saves ranking a thousand incidents by text.
+	latest, err := s.latestStart(ctx)
+	if err != nil || latest == nil || !latest.After(*inc.StartedAt) {
+		return nil, err
+	}
 	q := similarQueryOf(inc)
 	q.Before = nil
 	candidates, err := s.SimilarIncidents(ctx, q, similarReverseLimit)
@@ -254,6 +260,20 @@ func (s *Store) laterSimilar(ctx context.Context, inc *Incident) ([]int64, error
 		}
 	}
 	return later, nil
+}
+
+// latestStart is the latest start of a live incident, nil when none has one.
+func (s *Store) latestStart(ctx context.Context) (*time.Time, error) {
+	var starts []time.Time
+	err := s.read.WithContext(ctx).Raw(`SELECT started_at FROM incidents WHERE deleted_at IS NULL AND started_at IS NOT NULL
+		ORDER BY started_at DESC, id DESC LIMIT 1`).Scan(&starts).Error
+	if err != nil {
+		return nil, fmt.Errorf("latest incident start: %w", err)
+	}
+	if len(starts) == 0 {
+		return nil, nil
+	}
+	return &starts[0], nil
 }
 
 func similarQueryOf(inc *Incident) SimilarQuery {
@@ -391,16 +411,16 @@ func (k *SimilarKeeper) Run(ctx context.Context) {
 			if backfill {
 				select {
 				case id := <-k.queue:
-					k.refresh(ctx, id)
+					k.paced(ctx, func() { k.refresh(ctx, id) })
 				default:
-					backfill = k.backfill(ctx)
+					k.paced(ctx, func() { backfill = k.backfill(ctx) })
 				}
 				return nil
 			}
 			select {
 			case <-ctx.Done():
 			case id := <-k.queue:
-				k.refresh(ctx, id)
+				k.paced(ctx, func() { k.refresh(ctx, id) })
 			}
 			return nil
 		})
@@ -408,6 +428,32 @@ func (k *SimilarKeeper) Run(ctx context.Context) {
 		if errors.As(err, &p) {
 			k.log.Error("rank similar incidents", "err", err, "stack", string(p.Stack))
 		}
+	}
+}
+
+// similarRest is how long the keeper rests after ranking a batch, as a multiple of the time the
+// batch took: at 2 it uses at most a third of one core, so a burst of writes keeps the rest for
+// the requests (ranking an incident reads up to a thousand others by text, a few milliseconds,
+// and was half the server's CPU during a burst). What waits meanwhile stays queued; an
+// incident's own page ranks it on its first view if the keeper has not yet.
+const similarRest = 2
+
+// similarMaxRest bounds one rest, so a batch slowed by a busy machine does not stall the queue.
+const similarMaxRest = 2 * time.Second
+
+// paced runs one batch of the keeper's work, then rests in proportion to its time.
+func (k *SimilarKeeper) paced(ctx context.Context, work func()) {
+	began := time.Now()
+	work()
+	rest := min(similarRest*time.Since(began), similarMaxRest)
+	if rest <= 0 {
+		return
+	}
+	t := time.NewTimer(rest)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
 	}
 }
 
@@ -522,7 +568,7 @@ func (k *SimilarKeeper) rankBatch(ctx context.Context, ids []int64, filed map[in
 // prepare ranks one stored incident with reads alone: nil when it is gone, or when its kept
 // ranking is current and force is not set. It also returns the incident it read.
 func (k *SimilarKeeper) prepare(ctx context.Context, id int64, force bool) (*similarRanking, *Incident, error) {
-	inc, err := k.store.GetIncident(ctx, id)
+	inc, err := k.store.similarSubject(ctx, id)
 	if errors.Is(err, ErrNotFound) {
 		return nil, nil, nil
 	}
@@ -542,6 +588,20 @@ func (k *SimilarKeeper) prepare(ctx context.Context, id int64, force bool) (*sim
 		return nil, nil, err
 	}
 	return &similarRanking{inc.ID, basis, similar}, inc, nil
+}
+
+// similarSubject reads what an incident's ranking is made from, in two statements: its row and
+// its own tags (its timeline, windows, follow-ups and sections are not read).
+func (s *Store) similarSubject(ctx context.Context, id int64) (*Incident, error) {
+	db := s.read.WithContext(ctx)
+	inc, err := s.incidentRow(db, id)
+	if err != nil {
+		return nil, err
+	}
+	if err := loadTags(db, inc); err != nil {
+		return nil, fmt.Errorf("load tags of incident %d: %w", id, err)
+	}
+	return inc, nil
 }
 
 // unrankedIncidents lists up to limit live incidents below the id below (any, when it is 0) that
