@@ -39,9 +39,5 @@ func (h *Handlers) APIIncidentCreate(c echo.Context) error {
 	}
 	h.Similar.Queue(inc.ID)
 	c.Response().Header().Set(echo.HeaderLocation, "/api/v1/incidents/"+itoa(inc.ID))
-	links, err := h.Store.Links(c.Request().Context(), inc.ID)
-	if err != nil {
-		return err
-	}
-	return c.JSON(http.StatusCreated, withSources(apiIncident(inc, links), inc))
+	return c.JSON(http.StatusCreated, withSources(apiIncident(inc, inc.Links), inc))
 }

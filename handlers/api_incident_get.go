@@ -12,9 +12,5 @@ func (h *Handlers) APIIncidentGet(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	links, err := h.Store.Links(c.Request().Context(), inc.ID)
-	if err != nil {
-		return err
-	}
-	return c.JSON(http.StatusOK, withSources(apiIncident(inc, links), inc))
+	return c.JSON(http.StatusOK, withSources(apiIncident(inc, inc.Links), inc))
 }

@@ -49,9 +49,5 @@ func (h *Handlers) APIIncidentUpdate(c echo.Context) error {
 		}
 	}
 	h.Similar.Queue(inc.ID)
-	links, err := h.Store.Links(c.Request().Context(), inc.ID)
-	if err != nil {
-		return err
-	}
-	return c.JSON(http.StatusOK, withSources(apiIncident(inc, links), inc))
+	return c.JSON(http.StatusOK, withSources(apiIncident(inc, inc.Links), inc))
 }

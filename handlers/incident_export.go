@@ -32,11 +32,7 @@ func (h *Handlers) IncidentExportJSON(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	links, err := h.Store.Links(c.Request().Context(), inc.ID)
-	if err != nil {
-		return err
-	}
-	return exportJSON(c, inc, ".json", apiIncident(inc, links))
+	return exportJSON(c, inc, ".json", apiIncident(inc, inc.Links))
 }
 
 // IncidentExportStatuspage serves the incident as one Statuspage v2 incident, as the status

@@ -118,10 +118,6 @@ func (h *Handlers) incidentView(c echo.Context, inc *models.Incident) (templates
 	if err != nil {
 		return templates.IncidentView{}, err
 	}
-	links, err := h.Store.Links(ctx, inc.ID)
-	if err != nil {
-		return templates.IncidentView{}, err
-	}
 	similar, err := h.Similar.For(ctx, inc)
 	if err != nil {
 		return templates.IncidentView{}, err
@@ -131,7 +127,7 @@ func (h *Handlers) incidentView(c echo.Context, inc *models.Incident) (templates
 		return templates.IncidentView{}, err
 	}
 	view := baseIncidentView(inc)
-	view.AllFactors, view.Links, view.Similar, view.Owners = factors, links, similar, owners
+	view.AllFactors, view.Links, view.Similar, view.Owners = factors, inc.Links, similar, owners
 	view.NewLink.Values.Kind = "related"
 	return view, nil
 }

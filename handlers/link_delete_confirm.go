@@ -16,11 +16,7 @@ func (h *Handlers) LinkDeleteConfirm(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	links, err := h.Store.Links(c.Request().Context(), inc.ID)
-	if err != nil {
-		return err
-	}
-	l, ok := findChild(links, id, func(l *models.LinkedIncident) int64 { return l.LinkID })
+	l, ok := findChild(inc.Links, id, func(l *models.LinkedIncident) int64 { return l.LinkID })
 	if !ok {
 		return storeError(models.ErrNotFound, "link")
 	}

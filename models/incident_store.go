@@ -144,13 +144,15 @@ func (s *Store) GetIncident(ctx context.Context, id int64) (*Incident, error) {
 	return inc, nil
 }
 
-// incidentRow reads a live incident's row with its milestone sources, in one statement.
+// incidentRow reads a live incident's row with its milestone sources and its links, in one
+// statement.
 func (s *Store) incidentRow(db *gorm.DB, id int64) (*Incident, error) {
 	var row struct {
 		Incident `gorm:"embedded"`
 		Sources  string
+		Links    string
 	}
-	err := db.Raw(`SELECT incidents.*, `+s.milestoneSourcesJSON()+` AS sources
+	err := db.Raw(`SELECT incidents.*, `+s.milestoneSourcesJSON()+` AS sources, `+s.linksJSON()+` AS links
 		FROM incidents WHERE id = ? AND deleted_at IS NULL`, id).Scan(&row).Error
 	if err == nil && row.ID == 0 {
 		err = gorm.ErrRecordNotFound
@@ -160,6 +162,9 @@ func (s *Store) incidentRow(db *gorm.DB, id int64) (*Incident, error) {
 	}
 	inc := row.Incident
 	if inc.MilestoneSources, err = parseSourcesJSON(inc.ID, row.Sources); err != nil {
+		return nil, err
+	}
+	if inc.Links, err = parseLinksJSON(inc.ID, row.Links); err != nil {
 		return nil, err
 	}
 	return &inc, nil
@@ -306,7 +311,7 @@ func (s *Store) createIncident(tx *gorm.DB, c *changes, in IncidentInput, childr
 	if !inc.Public {
 		c.leftOffStatusPage(inc.ID)
 	}
-	if err := s.setTags(tx, inc.ID, in); err != nil {
+	if _, err := s.changeTags(tx, &Incident{ID: inc.ID}, in, &inc); err != nil {
 		return nil, err
 	}
 	if _, _, err := writeMilestoneSources(tx, inc.ID, nil, &inc, in.Origin); err != nil {
@@ -321,12 +326,20 @@ func (s *Store) createIncident(tx *gorm.DB, c *changes, in IncidentInput, childr
 	if err := writeSections(tx, c, inc.ID, in); err != nil {
 		return nil, err
 	}
-	if err := s.publishedOnWrite(tx, inc.ID, ""); err != nil {
-		return nil, err
+	if inc.PostmortemState == PostmortemPublished {
+		if err := s.publishedOnWrite(tx, inc.ID, ""); err != nil {
+			return nil, err
+		}
 	}
-	created, err := s.getIncident(tx, inc.ID)
-	if err != nil {
-		return nil, err
+	created := &inc
+	if children.Timeline != nil || children.ImpactWindows != nil || children.FollowUps != nil || children.Links != nil ||
+		in.Sections != nil || inc.PostmortemState == PostmortemPublished {
+		// Nested records were written (the child writer resolves owners and the sections are
+		// laid out under their template), or publishing stamped the row: read them as stored.
+		var err error
+		if created, err = s.getIncident(tx, inc.ID); err != nil {
+			return nil, err
+		}
 	}
 	return created, s.incidentWritten(tx, nil, created) // webhook events: outbox.go
 }
@@ -363,7 +376,8 @@ func (s *Store) updateIncident(tx *gorm.DB, c *changes, id int64, version int, i
 		c.leftOffStatusPage(id)
 	}
 	columns := changedIncidentColumns(&current, &next)
-	res := tx.Model(&Incident{}).Where("id = ? AND version = ?", id, current.Version).
+	// The model is next, so the stamp gorm writes (updated_at) is set on what the edit answers.
+	res := tx.Model(&next).Where("id = ? AND version = ?", id, current.Version).
 		Select(columns).Updates(&next)
 	if res.Error != nil {
 		return nil, fmt.Errorf("update incident %d: %w", id, res.Error)
@@ -400,7 +414,7 @@ func (s *Store) updateIncident(tx *gorm.DB, c *changes, id int64, version int, i
 			return nil, err
 		}
 	}
-	if children.Timeline != nil || children.ImpactWindows != nil || children.FollowUps != nil || sourcesAfter != nil || sectionsChanged {
+	if children.Timeline != nil || children.ImpactWindows != nil || children.FollowUps != nil || children.Links != nil || sectionsChanged {
 		updated, err := s.getIncident(tx, id)
 		if err != nil {
 			return nil, err
@@ -650,29 +664,6 @@ func (s *Store) changeTags(tx *gorm.DB, inc *Incident, in IncidentInput, next *I
 	return changed, nil
 }
 
-// setTags replaces the incident's services and regions, creating names not seen before.
-func (s *Store) setTags(tx *gorm.DB, incidentID int64, in IncidentInput) error {
-	serviceIDs, err := namedIDs(tx, "services", in.Services)
-	if err != nil {
-		return err
-	}
-	if err := replaceLinks(tx, "incident_services", "incident_id", "service_id", incidentID, serviceIDs); err != nil {
-		return err
-	}
-	regionIDs, err := namedIDs(tx, "regions", in.Regions)
-	if err != nil {
-		return err
-	}
-	if err := replaceLinks(tx, "incident_regions", "incident_id", "region_id", incidentID, regionIDs); err != nil {
-		return err
-	}
-	factorIDs, err := factorIDs(tx, in.Factors, "factors")
-	if err != nil {
-		return err
-	}
-	return replaceLinks(tx, "incident_factors", "incident_id", "factor_id", incidentID, factorIDs)
-}
-
 // idName is a row of a name table.
 type idName struct {
 	ID   int64
@@ -694,50 +685,41 @@ func namedIDs(tx *gorm.DB, table string, names []string) ([]int64, error) {
 	return rowIDs(rows), err
 }
 
-// namedRows finds the rows of a name table (services, regions), in name order: in one statement
-// when every name is known, creating the others in one more. New names are put in place by byte
-// order, which is the database's order under a C collation.
+// namedRows finds the rows of a name table (services, regions), in name order, creating the names
+// not seen before, in one statement: on SQLite an upsert whose update leaves the row as it is
+// returns the known rows with the new ones; on PostgreSQL the new rows come from the insert and
+// the known ones from the same statement's snapshot, so no known name's row is locked (writers
+// tagging one service do not wait for each other). A name another writer adds meanwhile is
+// missing from a PostgreSQL answer; only then are the names read again.
 func namedRows(tx *gorm.DB, table string, names []string) ([]idName, error) {
 	clean := uniqueNames(names)
 	if len(clean) == 0 {
 		return nil, nil
 	}
+	now := time.Now().UTC().Truncate(time.Second)
+	values, args := make([]string, len(clean)), make([]any, 0, 2*len(clean)+1)
+	for n, name := range clean {
+		values[n] = "(?, ?)"
+		args = append(args, name, now)
+	}
+	insert := "INSERT INTO " + table + " (name, created_at) VALUES " + strings.Join(values, ", ")
+	query := insert + " ON CONFLICT (name) DO UPDATE SET name = " + table + ".name RETURNING id, name"
+	if tx.Dialector.Name() == "postgres" {
+		query = "WITH added AS (" + insert + " ON CONFLICT (name) DO NOTHING RETURNING id, name) " +
+			"SELECT id, name FROM added UNION ALL SELECT id, name FROM " + table + " WHERE name IN ?"
+		args = append(args, clean)
+	}
 	var found []idName
-	if err := tx.Table(table).Select("id", "name").Where("name IN ?", clean).Order("name, id").Scan(&found).Error; err != nil {
-		return nil, fmt.Errorf("find %s: %w", table, err)
+	if err := tx.Raw(query, args...).Scan(&found).Error; err != nil {
+		return nil, fmt.Errorf("find or add %s: %w", table, err)
 	}
 	if len(found) < len(clean) {
-		// Some names are new: add them in one statement that returns their rows. A concurrent
-		// writer may add one first; only then are the names read again.
-		known := make(map[string]bool, len(found))
-		for _, f := range found {
-			known[f.Name] = true
+		found = found[:0]
+		if err := tx.Table(table).Select("id", "name").Where("name IN ?", clean).Scan(&found).Error; err != nil {
+			return nil, fmt.Errorf("find %s: %w", table, err)
 		}
-		now := time.Now().UTC().Truncate(time.Second)
-		var values []string
-		var args []any
-		for _, name := range clean {
-			if !known[name] {
-				values = append(values, "(?, ?)")
-				args = append(args, name, now)
-			}
-		}
-		var added []idName
-		err := tx.Raw("INSERT INTO "+table+" (name, created_at) VALUES "+strings.Join(values, ", ")+
-			" ON CONFLICT (name) DO NOTHING RETURNING id, name", args...).Scan(&added).Error
-		if err != nil {
-			return nil, fmt.Errorf("add %s: %w", table, err)
-		}
-		found = append(found, added...)
-		if len(added) < len(values) {
-			found = found[:0]
-			if err := tx.Table(table).Select("id", "name").Where("name IN ?", clean).Order("name, id").Scan(&found).Error; err != nil {
-				return nil, fmt.Errorf("find %s: %w", table, err)
-			}
-			return found, nil
-		}
-		slices.SortFunc(found, func(a, b idName) int { return cmp.Or(strings.Compare(a.Name, b.Name), cmp.Compare(a.ID, b.ID)) })
 	}
+	slices.SortFunc(found, func(a, b idName) int { return cmp.Or(strings.Compare(a.Name, b.Name), cmp.Compare(a.ID, b.ID)) })
 	return found, nil
 }
 

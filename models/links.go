@@ -1,9 +1,12 @@
 package models
 
 import (
+	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"gorm.io/gorm"
@@ -104,6 +107,75 @@ func replaceOutgoingLinks(tx *gorm.DB, c *changes, fromID int64, links []LinkInp
 		}
 	}
 	return nil
+}
+
+// linksJSON is the SQL for an incident's links from both ends, with the other live incident's
+// title, start and status, as one JSON array: read in the incident row's statement. LinksFor
+// reads the same for many incidents at once.
+func (s *Store) linksJSON() string {
+	started := "o.started_at"
+	object, array := "json_object", "json_group_array"
+	if s.dialect == "postgres" {
+		started = `to_char(o.started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`
+		object, array = "json_build_object", "json_agg"
+	}
+	fields := func(out string) string {
+		return object + "('id', l.id, 'kind', l.kind, 'out', " + out + ", 'other', o.id, 'title', o.title, 'started', " +
+			started + ", 'status', o.status)"
+	}
+	both := `SELECT ` + fields("1") + ` AS link FROM incident_links l JOIN incidents o ON o.id = l.to_id AND o.deleted_at IS NULL
+			WHERE l.from_id = incidents.id
+		UNION ALL SELECT ` + fields("0") + ` FROM incident_links l JOIN incidents o ON o.id = l.from_id AND o.deleted_at IS NULL
+			WHERE l.to_id = incidents.id`
+	if s.dialect == "postgres" {
+		return `(SELECT COALESCE(` + array + `(link)::text, '') FROM (` + both + `) AS links)`
+	}
+	return `(SELECT COALESCE(` + array + `(json(link)), '') FROM (` + both + `))`
+}
+
+type linkJSON struct {
+	ID      int64  `json:"id"`
+	Kind    string `json:"kind"`
+	Out     int    `json:"out"`
+	Other   int64  `json:"other"`
+	Title   string `json:"title"`
+	Started string `json:"started"`
+	Status  string `json:"status"`
+}
+
+// storedTimeLayouts are how a time reads back as text: SQLite's column as the driver wrote it,
+// and PostgreSQL's to_char above.
+var storedTimeLayouts = []string{"2006-01-02 15:04:05.999999999-07:00", time.RFC3339Nano}
+
+func parseLinksJSON(incidentID int64, raw string) ([]LinkedIncident, error) {
+	if raw == "" || raw == "[]" {
+		return nil, nil
+	}
+	var list []linkJSON
+	if err := json.Unmarshal([]byte(raw), &list); err != nil {
+		return nil, fmt.Errorf("read links of incident %d: %w", incidentID, err)
+	}
+	out := make([]LinkedIncident, len(list))
+	for n, l := range list {
+		out[n] = LinkedIncident{LinkID: l.ID, Kind: l.Kind, Outgoing: l.Out == 1, OtherID: l.Other, Title: l.Title, Status: l.Status}
+		if l.Started == "" {
+			continue
+		}
+		var err error
+		for _, layout := range storedTimeLayouts {
+			var at time.Time
+			if at, err = time.Parse(layout, l.Started); err == nil {
+				at = at.UTC()
+				out[n].StartedAt = &at
+				break
+			}
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read links of incident %d: start %q: %w", incidentID, l.Started, err)
+		}
+	}
+	slices.SortFunc(out, func(a, b LinkedIncident) int { return cmp.Compare(a.LinkID, b.LinkID) })
+	return out, nil
 }
 
 // Links lists an incident's links from both ends, with the other incident's title.

@@ -93,7 +93,9 @@ func milestoneValues(inc *Incident) map[string]*time.Time {
 // writeMilestoneSources records the source of every milestone the write set or changed and drops
 // the source of every milestone it cleared, in the write's transaction. It returns, for the
 // history, the sources that changed kind (an alert's time typed over): the earlier value stays in
-// the same history entry as the earlier time.
+// the same history entry as the earlier time. The write's sources, the ones it did not touch
+// included, are set on after (only when the write changed a milestone: after's are otherwise
+// left as they were).
 func writeMilestoneSources(tx *gorm.DB, incidentID int64, before, after *Incident, origin MilestoneOrigin) (fields, fields, error) {
 	was, now := milestoneValues(before), milestoneValues(after)
 	var changed, cleared []string
@@ -135,6 +137,20 @@ func writeMilestoneSources(tx *gorm.DB, incidentID int64, before, after *Inciden
 			beforeFields[name+"_source"] = prev.Label()
 			afterFields[name+"_source"] = src.Label()
 		}
+	}
+	kept := map[string]MilestoneSource{}
+	for name, src := range old {
+		kept[name] = src
+	}
+	for _, name := range cleared {
+		delete(kept, name)
+	}
+	for _, r := range rows {
+		kept[r.Milestone] = r
+	}
+	after.MilestoneSources = nil
+	if len(kept) > 0 {
+		after.MilestoneSources = kept
 	}
 	if len(rows) > 0 {
 		err := tx.Clauses(clause.OnConflict{

@@ -87,6 +87,9 @@ type Incident struct {
 	FollowUps     []FollowUp      `gorm:"foreignKey:IncidentID"`
 	// MilestoneSources says where each known milestone came from, by milestone name.
 	MilestoneSources map[string]MilestoneSource `gorm:"-"`
+	// Links are the incident's links from both ends, in the order they were made; read with the
+	// row (Store.GetIncident), not by a list.
+	Links []LinkedIncident `gorm:"-"`
 	// Sections are the template's sections beyond the incident's own, in order.
 	Sections []IncidentSection `gorm:"foreignKey:IncidentID"`
 }

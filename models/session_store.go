@@ -3,11 +3,9 @@ package models
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
-	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
 )
 
@@ -16,6 +14,9 @@ type sessionRow struct {
 	Token  string `gorm:"primaryKey"`
 	Data   []byte
 	Expiry time.Time
+	// UserID is the account the session is signed in as (SessionStore.UserOf), nil when none,
+	// so the request reads the session and its account in one statement.
+	UserID *int64
 }
 
 func (sessionRow) TableName() string { return "sessions" }
@@ -28,6 +29,9 @@ type SessionStore struct {
 	// knows (gob writes a map's keys in random order, so equal sessions may differ byte for byte).
 	// Without it, only identical bytes count as the same.
 	SameData func(a, b []byte) bool
+	// UserOf reads the signed-in account's id from a session's encoding, 0 when none; the
+	// session manager's codec knows. Without it, every request reads its account apart.
+	UserOf func(data []byte) int64
 }
 
 // Sessions returns the store's session storage.
@@ -45,6 +49,7 @@ type sessionMemo struct {
 	token  string
 	data   []byte
 	expiry time.Time
+	user   *User // the session's account, read with it
 }
 
 type sessionMemoKey struct{}
@@ -55,20 +60,45 @@ func WithSessionMemo(ctx context.Context) context.Context {
 	return context.WithValue(ctx, sessionMemoKey{}, &sessionMemo{})
 }
 
-// FindCtx returns a live session's data.
+// FindCtx returns a live session's data. It reads the session's account in the same statement
+// and keeps it in the request's memo, where UserByID finds it.
 func (st *SessionStore) FindCtx(ctx context.Context, token string) ([]byte, bool, error) {
-	var row sessionRow
-	err := st.s.read.WithContext(ctx).Where("token = ? AND expiry > ?", token, time.Now().UTC()).First(&row).Error
-	if errors.Is(err, gorm.ErrRecordNotFound) {
-		return nil, false, nil
+	var rows []struct {
+		Data   []byte
+		Expiry time.Time
+		UserID *int64
+		User   User `gorm:"embedded;embeddedPrefix:u_"`
 	}
+	err := st.s.read.WithContext(ctx).Raw(`SELECT s.data, s.expiry, s.user_id,
+			u.id AS u_id, u.email AS u_email, u.name AS u_name, u.password_hash AS u_password_hash, u.role AS u_role,
+			u.session_epoch AS u_session_epoch, u.time_zone AS u_time_zone, u.disabled_at AS u_disabled_at,
+			u.created_at AS u_created_at, u.updated_at AS u_updated_at
+		FROM sessions s LEFT JOIN users u ON u.id = s.user_id
+		WHERE s.token = ? AND s.expiry > ?`, token, time.Now().UTC()).Scan(&rows).Error
 	if err != nil {
 		return nil, false, fmt.Errorf("find session: %w", err)
 	}
+	if len(rows) == 0 {
+		return nil, false, nil
+	}
+	row := rows[0]
 	if memo, ok := ctx.Value(sessionMemoKey{}).(*sessionMemo); ok {
-		memo.token, memo.data, memo.expiry = token, row.Data, row.Expiry
+		memo.token, memo.data, memo.expiry, memo.user = token, row.Data, row.Expiry, nil
+		if row.UserID != nil && row.User.ID == *row.UserID {
+			u := row.User
+			memo.user = &u
+		}
 	}
 	return row.Data, true, nil
+}
+
+// sessionUser is the account read with the request's session, when it is the one asked for.
+func sessionUser(ctx context.Context, id int64) *User {
+	if memo, ok := ctx.Value(sessionMemoKey{}).(*sessionMemo); ok && memo.user != nil && memo.user.ID == id {
+		u := *memo.user
+		return &u
+	}
+	return nil
 }
 
 // CommitCtx saves a session. A commit that changes nothing but pushes the expiry forward by less
@@ -79,8 +109,13 @@ func (st *SessionStore) CommitCtx(ctx context.Context, token string, data []byte
 		return nil
 	}
 	row := sessionRow{Token: token, Data: data, Expiry: expiry.UTC()}
+	if st.UserOf != nil {
+		if id := st.UserOf(data); id != 0 {
+			row.UserID = &id
+		}
+	}
 	err := st.s.write.WithContext(ctx).Clauses(clause.OnConflict{
-		Columns: []clause.Column{{Name: "token"}}, DoUpdates: clause.AssignmentColumns([]string{"data", "expiry"}),
+		Columns: []clause.Column{{Name: "token"}}, DoUpdates: clause.AssignmentColumns([]string{"data", "expiry", "user_id"}),
 	}).Create(&row).Error
 	if err != nil {
 		return fmt.Errorf("save session: %w", err)

@@ -61,7 +61,11 @@ func IsPostgres(databaseURL string) bool {
 
 // Open connects to a SQLite file or a postgres:// URL. It does not migrate.
 func Open(ctx context.Context, databaseURL string) (*Store, error) {
-	cfg := &gorm.Config{Logger: logger.Discard, TranslateError: true, PrepareStmt: true}
+	// Row stamps (created_at, updated_at) in UTC to the microsecond, which PostgreSQL keeps: a
+	// write that answers with the row it wrote, without reading it back, then answers what a
+	// read finds.
+	now := func() time.Time { return time.Now().UTC().Truncate(time.Microsecond) }
+	cfg := &gorm.Config{Logger: logger.Discard, TranslateError: true, PrepareStmt: true, NowFunc: now}
 	s := &Store{}
 	if IsPostgres(databaseURL) {
 		db, err := gorm.Open(postgres.Open(databaseURL), cfg)

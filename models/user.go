@@ -213,6 +213,15 @@ func (s *Store) CreateFirstAdmin(ctx context.Context, in UserInput) (*User, erro
 	return created, err
 }
 
+// SessionUser loads the account a request's session is signed in as: the one read with the
+// session (SessionStore.FindCtx), or read now when the session was saved without it.
+func (s *Store) SessionUser(ctx context.Context, id int64) (*User, error) {
+	if u := sessionUser(ctx, id); u != nil {
+		return u, nil
+	}
+	return s.UserByID(ctx, id)
+}
+
 // UserByID loads an account.
 func (s *Store) UserByID(ctx context.Context, id int64) (*User, error) {
 	var u User

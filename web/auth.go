@@ -60,7 +60,7 @@ func authenticate(h *handlers.Handlers) echo.MiddlewareFunc {
 				user = u
 				c.Set(handlers.ViaTokenKey, true)
 			} else if id := sessions.GetInt64(ctx, handlers.SessionUserKey); id != 0 {
-				u, err := store.UserByID(ctx, id)
+				u, err := store.SessionUser(ctx, id)
 				switch {
 				case errors.Is(err, models.ErrNotFound):
 				case err != nil:

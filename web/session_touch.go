@@ -6,6 +6,7 @@ import (
 	"github.com/alexedwards/scs/v2"
 	"github.com/labstack/echo/v4"
 
+	"hindsight/handlers"
 	"hindsight/models"
 )
 
@@ -19,6 +20,14 @@ func sessionStore(store *models.Store, codec scs.Codec) *models.SessionStore {
 		deadlineA, valuesA, errA := codec.Decode(a)
 		deadlineB, valuesB, errB := codec.Decode(b)
 		return errA == nil && errB == nil && deadlineA.Equal(deadlineB) && reflect.DeepEqual(valuesA, valuesB)
+	}
+	st.UserOf = func(data []byte) int64 {
+		_, values, err := codec.Decode(data)
+		if err != nil {
+			return 0
+		}
+		id, _ := values[handlers.SessionUserKey].(int64)
+		return id
 	}
 	return st
 }

@@ -4,6 +4,6 @@ local services = {"Checkout","Search","Billing","Auth","Mail","Payments","Mobile
 math.randomseed(os.time())
 request = function()
   local t = words[math.random(#words)] .. " " .. words[math.random(#words)] .. " " .. words[math.random(#words)]
-  local body = '{"title": "' .. t .. '", "severity": "sev3", "status": "investigating", "time_zone": "UTC", "milestones": {"started_at": "2026-11-30T06:00:00Z"}, "services": ["' .. services[math.random(#services)] .. '"]}'
+  local body = '{"title": "' .. t .. '", "severity": "sev3", "status": "investigating", "time_zone": "UTC", "started_at": "2026-11-30T06:00:00Z", "services": ["' .. services[math.random(#services)] .. '"]}'
   return wrk.format("POST", nil, {["Content-Type"] = "application/json", ["Authorization"] = "Bearer " .. os.getenv("HS_TOKEN")}, body)
 end
