@@ -172,7 +172,36 @@ func normalize(text string) []string {
 		}
 		out = append(out, strings.TrimRight(l, " \t"))
 	}
+	setextHeadings(out)
 	return out
+}
+
+// setextHeadings rewrites a line underlined with "===" or "---" (Markdown's other heading form,
+// as the PostHog postmortems write theirs) as "# Line" or "## Line", and blanks the underline.
+func setextHeadings(lines []string) {
+	first := 1
+	if len(lines) > 0 && strings.TrimSpace(lines[0]) == "---" {
+		// A cState header's closing "---" underlines its last key, not a heading.
+		for first < len(lines) && strings.TrimSpace(lines[first]) != "---" {
+			first++
+		}
+		first++
+	}
+	for n := first; n < len(lines); n++ {
+		u := strings.TrimSpace(lines[n])
+		if len(u) < 3 || (u[0] != '=' && u[0] != '-') || strings.Trim(u, u[:1]) != "" {
+			continue
+		}
+		prev := strings.TrimSpace(lines[n-1])
+		if prev == "" || strings.HasPrefix(prev, "#") || strings.HasPrefix(prev, "|") || listItemRe.MatchString(prev) {
+			continue
+		}
+		level := "## "
+		if u[0] == '=' {
+			level = "# "
+		}
+		lines[n-1], lines[n] = level+prev, ""
+	}
 }
 
 var (

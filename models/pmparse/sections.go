@@ -156,6 +156,9 @@ func (p *parser) sections(start int) {
 	sectionWords := map[string]string{}
 	var order []string
 	listed := false // the current plan section had list items
+	// parent is set while the items of the current list are the details of a numbered item with
+	// a bold lead ("2. **Migration to a new table**" and the bullets under it), not actions.
+	parent := false
 	flush := func() {
 		text := strings.TrimSpace(strings.Join(buf, "\n"))
 		buf = buf[:0]
@@ -171,7 +174,7 @@ func (p *parser) sections(start int) {
 				}
 			}
 		}
-		listed = false
+		listed, parent = false, false
 		if current == "" || current == kindIgnore || current == kindFollowUps || current == kindPlan || text == "" {
 			return
 		}
@@ -249,8 +252,14 @@ func (p *parser) sections(start int) {
 		seenContent = true
 		if current == kindFollowUps || current == kindPlan {
 			if m := listItemRe.FindStringSubmatch(t); m != nil {
+				numbered := t[0] >= '0' && t[0] <= '9'
+				indented := strings.HasPrefix(p.lines[n].text, "  ") || strings.HasPrefix(p.lines[n].text, "\t")
+				if listed && (indented || (parent && !numbered)) {
+					p.followUpDetail(m[1])
+					continue
+				}
 				p.followUp(m[1], t)
-				listed = true
+				listed, parent = true, numbered && strings.HasPrefix(m[1], "**")
 			} else if current == kindPlan {
 				buf = append(buf, t)
 			}
@@ -283,6 +292,19 @@ func (p *parser) sections(start int) {
 		}
 		p.draft.Evidence[kind] = sectionWords[kind]
 	}
+}
+
+// followUpDetail adds a sub-item to the description of the follow-up listed last.
+func (p *parser) followUpDetail(item string) {
+	fus := p.draft.Incident.FollowUps
+	if len(fus) == 0 || !hasLetter(item) {
+		return
+	}
+	last := &fus[len(fus)-1]
+	if last.Description == "" {
+		last.Description = last.Title
+	}
+	last.Description = cut(last.Description+"\n- "+strings.TrimSpace(item), sectionMax)
 }
 
 var sentenceEndRe = regexp.MustCompile(`[.!?](?:\s|$)`)
