@@ -59,16 +59,14 @@ type found struct {
 	at          time.Time
 	literal     *time.Time
 	ownDay      bool // the date was written with it, not carried
+	dayAt       int  // where on the line that date is written; -1 when carried
 	restatement bool // "(8:54 am PST)" after "16:54 UTC": the same moment again
 }
 
 // instant builds the UTC instant of a date and a time; the second result is the literal reading
 // of a zone abbreviation that the zone's rules contradict on that day.
 func (p *parser) instantReadings(d day, c clock) (time.Time, *time.Time, bool) {
-	year := d.year
-	if year == 0 {
-		year = p.lastYr
-	}
+	year := p.yearOf(d)
 	if year == 0 {
 		return time.Time{}, nil, false
 	}
@@ -109,6 +107,10 @@ func (p *parser) instant(d day, c clock) (time.Time, bool) {
 
 func (p *parser) add(field string, c candidate) { p.cands[field] = append(p.cands[field], c) }
 
+// maxOvernight is the longest window read as running past midnight when its end, with no date
+// of its own, is earlier in the day than its start.
+const maxOvernight = 12 * time.Hour
+
 type duration struct {
 	after time.Duration
 	words string
@@ -131,6 +133,7 @@ func (p *parser) milestones(start int) {
 			continue
 		}
 		days := findDays(l)
+		fillYears(days)
 		clocks := findClocks(l, days)
 		if len(clocks) == 0 && len(days) == 0 && !strings.Contains(l, "etected") {
 			continue
@@ -164,7 +167,10 @@ func (p *parser) milestones(start int) {
 					d = p.lastDay
 				}
 			}
-			f := found{clock: c, ownDay: own}
+			f := found{clock: c, ownDay: own, dayAt: -1}
+			if own {
+				f.dayAt = d.start
+			}
 			if i > 0 && strings.TrimSpace(l[clocks[i-1].end:c.start]) == "(" {
 				f.restatement = true
 			}
@@ -235,15 +241,18 @@ func (p *parser) milestones(start int) {
 				for k := 0; k+1 < len(inside); k++ {
 					a, b := inside[k], inside[k+1]
 					glue := l[a.end:b.start]
-					ranged := rangeGlue(glue)
+					ranged := rangeGlue(glue) || rangeGlueAcrossDays(l, a.end, b.start, days)
 					if !ranged && !(andGlueRe.MatchString(glue) && len(glue) < 60 && betweenRe.MatchString(l[s[0]:a.start])) {
 						continue
 					}
 					end := b.at
-					if end.Before(a.at) && !b.ownDay {
+					if end.Before(a.at) && b.dayAt == a.dayAt && end.Add(24*time.Hour).Sub(a.at) <= maxOvernight {
+						// "23:30–00:15 UTC" with one date for both: the end is the next day.
 						end = end.Add(24 * time.Hour)
 					}
 					if end.Before(a.at) || !inRange(end) {
+						// "16:02 UTC -- 15:02 UTC" on one day is a slip of the pen or a window of
+						// days whose dates were left out: either reading would be a guess.
 						continue
 					}
 					p.addWindow(a.at, end, words)
@@ -260,9 +269,7 @@ func (p *parser) milestones(start int) {
 		for _, d := range days {
 			if d.year != 0 {
 				p.lastYr = d.year
-			} else if p.lastYr != 0 {
-				d.year = p.lastYr
-			} else {
+			} else if d.year = p.yearOf(d); d.year == 0 {
 				continue
 			}
 			p.lastDay, p.hasDay = d, true
@@ -301,10 +308,7 @@ func (p *parser) dayMilestone(sentence string, span [2]int, days []day) {
 		if m == nil || negationRe.MatchString(sentence[:m[0]]) {
 			continue
 		}
-		year := d.year
-		if year == 0 {
-			year = p.lastYr
-		}
+		year := p.yearOf(*d)
 		if year == 0 && p.hasDay {
 			year = p.lastDay.year
 		}

@@ -134,8 +134,12 @@ type parser struct {
 	lastDay day // the last complete date seen, carried to times that name none
 	hasDay  bool
 	lastYr  int
-	lastZ   *time.Location // the last zone written, carried to times that name none
-	lastAbb string
+	// docYear is the one year the document's dates are written in, 0 for none or several; read
+	// once, when a date without a year comes before any with one.
+	docYear     int
+	docYearRead bool
+	lastZ       *time.Location // the last zone written, carried to times that name none
+	lastAbb     string
 }
 
 var (

@@ -216,9 +216,31 @@ func findClocks(line string, days []day) []clock {
 	return clocks
 }
 
-var rangeGlueRe = regexp.MustCompile(`^\s*(?:-|–|—|to|until|till)\s*$`)
+var rangeGlueRe = regexp.MustCompile(`^\s*(?:--?|–|—|to|until|till|through)\s*$`)
 
 func rangeGlue(s string) bool { return rangeGlueRe.MatchString(s) }
+
+var dayGlueRe = regexp.MustCompile(`(?i)[,()]|\bon\b`)
+
+// rangeGlueAcrossDays tells whether line[from:to] joins two ends of a range once the dates
+// written with the ends are left out: "22:30 UTC on October 29 to 05:39 UTC on October 30",
+// "November 11, 16:02 UTC -- November 14, 15:02 UTC".
+func rangeGlueAcrossDays(line string, from, to int, days []day) bool {
+	var rest strings.Builder
+	at := from
+	for _, d := range days {
+		if d.start >= from && d.end <= to {
+			rest.WriteString(line[at:d.start])
+			rest.WriteString(" ")
+			at = d.end
+		}
+	}
+	if at == from {
+		return false
+	}
+	rest.WriteString(line[at:to])
+	return rangeGlue(dayGlueRe.ReplaceAllString(rest.String(), " "))
+}
 
 // readZone reads the zone written at the start of s and how many bytes it took.
 func readZone(s string) (*time.Location, string, int) {
@@ -413,4 +435,66 @@ func mayHoldClock(line string) bool {
 		}
 	}
 	return false
+}
+
+// fillYears gives a date written without a year the year of the date before it on the line
+// ("November 11, 2025, 16:02 UTC -- November 14, 15:02 UTC"), or of the date after it when that
+// one is not in an earlier month ("Between November 11 and November 15, 2025").
+func fillYears(days []day) {
+	for i := 1; i < len(days); i++ {
+		if days[i].year == 0 && days[i-1].year != 0 {
+			days[i].year = days[i-1].year
+		}
+	}
+	for i := len(days) - 2; i >= 0; i-- {
+		if days[i].year == 0 && days[i+1].year != 0 && days[i].month <= days[i+1].month {
+			days[i].year = days[i+1].year
+		}
+	}
+}
+
+// monthYearRe is a month and a year with no day: "(November 2025)".
+var monthYearRe = regexp.MustCompile(`(?i)\b(?:` + monthNames + `)\.?,?\s+((?:19|20)\d{2})\b`)
+
+// yearOf is the year of a date: written with it, else the last one written before it, else the
+// one year the whole document writes its dates in (a title's "(November 2025)" or a date further
+// on), else 0: with two years or none, a year would be a guess.
+func (p *parser) yearOf(d day) int {
+	switch {
+	case d.year != 0:
+		return d.year
+	case p.lastYr != 0:
+		return p.lastYr
+	}
+	if !p.docYearRead {
+		p.docYearRead = true
+		p.docYear = p.documentYear()
+	}
+	return p.docYear
+}
+
+func (p *parser) documentYear() int {
+	year := 0
+	for _, l := range p.lines {
+		if !strings.Contains(l.text, "20") && !strings.Contains(l.text, "19") {
+			continue
+		}
+		years := []int{}
+		for _, d := range findDays(l.text) {
+			if d.year != 0 {
+				years = append(years, d.year)
+			}
+		}
+		for _, m := range monthYearRe.FindAllStringSubmatch(l.text, -1) {
+			y, _ := strconv.Atoi(m[1])
+			years = append(years, y)
+		}
+		for _, y := range years {
+			if year != 0 && y != year {
+				return 0
+			}
+			year = y
+		}
+	}
+	return year
 }
