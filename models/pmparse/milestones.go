@@ -15,10 +15,10 @@ var cues = []struct {
 	re    *regexp.Regexp
 }{
 	{"triggered_at", []string{"trigger", "change was"}, regexp.MustCompile(`(?i)\b(triggered at|trigger time|change was (?:deployed|made|rolled out) (?:at|on))\b`)},
-	{"started_at", []string{"start", "began", "beginning", "first "}, regexp.MustCompile(`(?i)\b(impact start(?:ed)?|start time|began|beginning (?:at|on)|starting (?:at|on)|started (?:at|on)|first (?:impact|errors|failures|reports) (?:at|on))\b`)},
-	{"detected_at", []string{"detect", "alert", "paged"}, regexp.MustCompile(`(?i)\b(detected|detects|detection time|first alerted|were alerted|was alerted|alert fired|paged)\b`)},
+	{"started_at", []string{"start", "began", "beginning", "first ", "compromised"}, regexp.MustCompile(`(?i)\b(impact start(?:ed)?|start time|began|beginning (?:at|on)|starting (?:at|on)|started (?:at|on)|first (?:impact|errors|failures|reports) (?:at|on)|(?:was|were) compromised)\b`)},
+	{"detected_at", []string{"detect", "alert", "paged", "notice", "reached out", "informed us", "contacted us"}, regexp.MustCompile(`(?i)\b(detected|detects|detection time|first alerted|were alerted|was alerted|alert fired|paged|notices|noticed|(?:customers?|users?) (?:reached out|informed us|contacted us))\b`)},
 	{"acknowledged_at", []string{"acknowledged", "declared"}, regexp.MustCompile(`(?i)\b(acknowledged|incident (?:was )?declared|declared an? (?:[\w-]+ )?incident)\b`)},
-	{"mitigated_at", []string{"impact end", "end time", "mitigat", "restored", "recovered", "improved", "relieve"}, regexp.MustCompile(`(?i)\b(impact end(?:ed)?|end time|mitigation (?:was )?(?:applied|deployed|completed?)|mitigated (?:at|on|by)|(?:was|were) mitigated|fully restored|(?:service|services) (?:was |were )?restored|recovered at|fully recovered|performance improved|relieve)\b`)},
+	{"mitigated_at", []string{"impact end", "end time", "mitigat", "restored", "recovered", "improved", "relieve", "revoked"}, regexp.MustCompile(`(?i)\b(impact end(?:ed)?|revoked (?:the |all |our )?(?:[\w-]+ )?(?:tokens?|credentials|keys)|end time|mitigation (?:was )?(?:applied|deployed|completed?)|mitigated (?:at|on|by)|(?:was|were) mitigated|fully restored|(?:service|services) (?:was |were )?restored|recovered at|fully recovered|performance improved|relieve)\b`)},
 	{"resolved_at", []string{"resol", "declared", "closed"}, regexp.MustCompile(`(?i)\b(resolved at|resolved on|marked (?:as )?resolved|resolution time|(?:was|were) resolved|declared (?:over|resolved)|incident (?:was )?closed)\b`)},
 }
 
@@ -60,6 +60,7 @@ type found struct {
 	literal     *time.Time
 	ownDay      bool // the date was written with it, not carried
 	dayAt       int  // where on the line that date is written; -1 when carried
+	day         day  // the date it was read on
 	restatement bool // "(8:54 am PST)" after "16:54 UTC": the same moment again
 }
 
@@ -118,13 +119,20 @@ type duration struct {
 
 // milestones reads the sentences that state a milestone, carrying the date, year and zone.
 func (p *parser) milestones(start int) {
-	p.lastYr, p.lastZ, p.lastAbb = 0, nil, ""
+	p.lastYr, p.lastZ, p.lastAbb, p.log = 0, nil, "", logState{}
 	var within []duration
 	for n := start; n < len(p.lines); n++ {
 		l := p.lines[n].text
 		if !strings.Contains(l, "imes") {
 			// No "All times in UTC" on this line.
 		} else if m := allTimesRe.FindStringSubmatch(l); m != nil {
+			if loc, _, k := readZone(m[1]); k > 0 {
+				p.zone = loc
+			}
+		}
+		if !strings.Contains(l, "ime (") && !strings.Contains(l, "imes (") {
+			// No "| Time (UTC) |" on this line.
+		} else if m := tableZoneRe.FindStringSubmatch(l); m != nil {
 			if loc, _, k := readZone(m[1]); k > 0 {
 				p.zone = loc
 			}
@@ -166,8 +174,12 @@ func (p *parser) milestones(start int) {
 					}
 					d = p.lastDay
 				}
+				if nextDay(l, c) {
+					// "At 4:11 AM UTC the following morning": the day after the one carried.
+					d, own = dayAfter(d), false
+				}
 			}
-			f := found{clock: c, ownDay: own, dayAt: -1}
+			f := found{clock: c, ownDay: own, dayAt: -1, day: d}
 			if own {
 				f.dayAt = d.start
 			}
@@ -183,6 +195,11 @@ func (p *parser) milestones(start int) {
 			if !f.restatement && c.zone != nil {
 				p.lastZ, p.lastAbb = c.zone, c.abbrev
 			}
+		}
+		logged := false // a log line: the range at its head is how long a step took, not impact
+		if !p.lines[n].consumed {
+			p.headingDay(l, days)
+			logged = p.logEntry(l, days, clocks, times)
 		}
 		for _, s := range spans {
 			sentence := l[s[0]:s[1]]
@@ -240,6 +257,9 @@ func (p *parser) milestones(start int) {
 				excluded := windowExclude.MatchString(sentence)
 				for k := 0; k+1 < len(inside); k++ {
 					a, b := inside[k], inside[k+1]
+					if logged && a.start == clocks[0].start {
+						continue
+					}
 					glue := l[a.end:b.start]
 					ranged := rangeGlue(glue) || rangeGlueAcrossDays(l, a.end, b.start, days)
 					if !ranged && !(andGlueRe.MatchString(glue) && len(glue) < 60 && betweenRe.MatchString(l[s[0]:a.start])) {
@@ -326,7 +346,7 @@ func (p *parser) dayMilestone(sentence string, span [2]int, days []day) {
 // evidenceWords trims a sentence to the words shown beside a suggestion.
 func evidenceWords(s string) string {
 	s = strings.ReplaceAll(s, "**", "")
-	s = strings.TrimSpace(strings.Trim(strings.TrimSpace(s), "*-•#"))
+	s = strings.TrimSpace(strings.Trim(strings.TrimSpace(s), "*-•#|"))
 	s = strings.Join(strings.Fields(s), " ")
 	return cut(s, 400)
 }

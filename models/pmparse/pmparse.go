@@ -138,6 +138,7 @@ type parser struct {
 	// once, when a date without a year comes before any with one.
 	docYear     int
 	docYearRead bool
+	log         logState
 	lastZ       *time.Location // the last zone written, carried to times that name none
 	lastAbb     string
 }

@@ -12,8 +12,9 @@ import (
 const monthNames = `jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?`
 
 var (
-	// "Mar 12, 2026", "March 9, 2026", "Aug 15th", "April 5th, 2022"
-	monthDayRe = regexp.MustCompile(`(?i)\b(` + monthNames + `)\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s+(\d{4})\b)?`)
+	// "Mar 12, 2026", "March 9, 2026", "Aug 15th", "April 5th, 2022"; and
+	// "January 14-19, 2026": the first day of a range of days, with the range's year.
+	monthDayRe = regexp.MustCompile(`(?i)\b(` + monthNames + `)\.?\s+(\d{1,2})(?:st|nd|rd|th)?(?:[-–]\d{1,2}(?:st|nd|rd|th)?)?\b(?:,?\s+(\d{4})\b)?`)
 	// "20 February 2018", "the 5th of April 2022", "6th of April, 2022"
 	dayMonthRe = regexp.MustCompile(`(?i)\b(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(` + monthNames + `)\b\.?(?:,?\s+(\d{4})\b)?`)
 	// "2022-08-15"
@@ -325,7 +326,7 @@ func twoDigits(n int) string {
 }
 
 // dayGlueAfter is what may stand between a time (and its zone) and the date after it.
-var dayGlueAfter = regexp.MustCompile(`(?i)^[\s,]*(?:on\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?$`)
+var dayGlueAfter = regexp.MustCompile(`(?i)^[\s,(]*(?:on\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?$`)
 
 // dayGlueBefore is what may stand between a date and the time after it.
 var dayGlueBefore = regexp.MustCompile(`(?i)^[\s,]*(?:at\s+|-\s*|–\s*|—\s*)?(?:around\s+|about\s+|approximately\s+|~)?$`)
@@ -497,4 +498,33 @@ func (p *parser) documentYear() int {
 		}
 	}
 	return year
+}
+
+var (
+	nextDayAfterRe  = regexp.MustCompile(`(?i)^[\s,]*(?:on\s+)?the\s+(?:following|next)\s+(?:morning|day|evening|night)\b`)
+	nextDayBeforeRe = regexp.MustCompile(`(?i)\b(?:the\s+)?(?:following|next)\s+(?:morning|day|evening|night),?\s*(?:at\s+)?(?:around\s+|about\s+|~)?$`)
+)
+
+// nextDay tells whether a time without a date is said to be on the day after the one carried:
+// "at 4:11 AM UTC the following morning", "the next day at 09:00".
+func nextDay(line string, c clock) bool {
+	if strings.Contains(line, "ollowing") || strings.Contains(line, "next") {
+		return nextDayAfterRe.MatchString(line[c.end:]) || nextDayBeforeRe.MatchString(line[max(0, c.start-40):c.start])
+	}
+	return false
+}
+
+// dayAfter is the calendar day after d; a year it does not know stays unknown.
+func dayAfter(d day) day {
+	year := d.year
+	if year == 0 {
+		year = 2000 // a leap year: February 29 has a day after it
+	}
+	t := time.Date(year, d.month, d.day+1, 0, 0, 0, 0, time.UTC)
+	next := d
+	next.month, next.day = t.Month(), t.Day()
+	if d.year != 0 {
+		next.year = t.Year()
+	}
+	return next
 }
