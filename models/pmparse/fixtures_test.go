@@ -93,7 +93,7 @@ func TestFixturesReadAsExpected(t *testing.T) {
 			}
 			checkAll(t, text, d)
 			got := reading(d)
-			if gap, ok := statedNotRead[name]; ok {
+			for _, gap := range statedNotRead[name] {
 				if _, read := got.Milestones[gap.milestone]; read {
 					t.Errorf("%s is read now (%s): take it out of statedNotRead and update the fixture", gap.milestone, gap.why)
 				} else {
@@ -147,7 +147,12 @@ func TestFixturesReadAsExpected(t *testing.T) {
 
 // statedNotRead are milestones a fixture states that the parser does not read yet, kept here so
 // the gap is seen, not hidden in a golden file.
-var statedNotRead = map[string]struct{ milestone, why string }{}
+var statedNotRead = map[string][]struct{ milestone, why string }{
+	"2025-10-03-surveys-sdk-bug.md": {{"triggered_at", "10:45 in the timeline: the SDK version with the bug deployed to production; " +
+		"a log line saying something was deployed is as often the fix (18:15 in the flags outage) as the cause, so no deploy is read as the trigger"}},
+	"2025-10-21-feature-flags-recurring-outages.md": {{"triggered_at", "21:45 UTC: the timeout handling change deployed, which the text says triggered the overload; " +
+		"read as the start of the window, not as the trigger, for the same reason"}},
+}
 
 func sortedKeys(maps ...map[string]string) []string {
 	var keys []string
