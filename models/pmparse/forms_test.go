@@ -75,6 +75,11 @@ func TestForms(t *testing.T) {
 			zone:       la,
 			updates:    []string{" 2026-01-14T10:18:00Z", " 2026-01-15T17:33:00Z"},
 			milestones: map[string]time.Time{"detected_at": utc(2026, 1, 14, 10, 18)}},
+		{name: "a log of posted updates, and times in brackets",
+			text: "Incident on 2025-06-03\n\n- 16:39 UTC - Investigating - We are looking into failed logins.\n[17:05 UTC] Engineers restart the pool\n" +
+				"- 17:30 UTC - Resolved - This incident has been resolved.\n",
+			updates:    []string{"investigating 2025-06-03T16:39:00Z", " 2025-06-03T17:05:00Z", "resolved 2025-06-03T17:30:00Z"},
+			milestones: map[string]time.Time{"resolved_at": utc(2025, 6, 3, 17, 30)}},
 		{name: "a log without any date gives no entries",
 			text: "## Timeline\n\n- **16:58 UTC** - Writer database saturates\n- **17:02 UTC** - Deploy goes out\n"},
 		{name: "a year written later fixes an earlier date, the following morning is the next day",

@@ -9,17 +9,20 @@ import (
 // A postmortem's own timeline is a log: one line per moment, the time first ("- **16:58 UTC** -
 // Writer database begins…", "16:58 UTC: …", "| Jan 14, 10:18 AM | A customer reached out… |").
 // Each line is an internal note at that time: what the team did or saw, not what the status
-// page told customers.
+// page told customers; only a line that is a posted update, its status word first, is one.
 
 var (
 	// logLeadRe is what may stand before the time: a list mark or a table cell, and bold.
-	logLeadRe = regexp.MustCompile(`^\s*(?:(?:[-*•+▪]|\d{1,2}[.)])\s+|\|\s*)?(?:\*\*|__)?\s*`)
+	logLeadRe = regexp.MustCompile(`^\s*(?:(?:[-*•+▪]|\d{1,2}[.)])\s+|\|\s*)?(?:\*\*|__)?\s*\[?\s*`)
 	// logHeadRestRe is what else the head may hold once its date is left out.
 	logHeadRestRe = regexp.MustCompile(`(?i)^[\s,*]*(?:at\s*)?$`)
 	// logDayGlueRe joins a time to the date written after it: "22:30 UTC (Oct 29)", "10:18, Jan 14".
 	logDayGlueRe = regexp.MustCompile(`(?i)^[\s,(]*(?:on\s+)?$`)
 	// logSepRe ends the head: a closing bold, a dash, a colon or a table's bar.
-	logSepRe = regexp.MustCompile(`^\s*\)?\s*(\*\*|__)?\s*(--|[-–—:|])?\s*`)
+	logSepRe = regexp.MustCompile(`^\s*\)?\s*(\*\*|__|\])?\s*(--|[-–—:|])?\s*`)
+	// logStatusRe is a log line that is a status update as posted: "16:39 UTC - Investigating - We
+	// are looking into it".
+	logStatusRe = regexp.MustCompile(`(?i)^\**(investigating|identified|monitoring|resolved)\**\s*(?:[-–—:]|\*\*)\s*(\S.*)$`)
 	// tableZoneRe is a table's heading that names the zone of its times: "Time (UTC)".
 	tableZoneRe = regexp.MustCompile(`(?i)\btimes?\s*\(\s*([A-Za-z/_+:\d-]+)\s*\)`)
 )
@@ -82,7 +85,11 @@ func (p *parser) logEntry(l string, days []day, clocks []clock, times []found) b
 		}
 	}
 	p.log.prev = f.at
-	p.addEntry(Entry{At: f.at, Kind: "note", Body: body}, evidenceWords(l))
+	entry := Entry{At: f.at, Kind: "note", Body: body}
+	if m := logStatusRe.FindStringSubmatch(body); m != nil {
+		entry = Entry{At: f.at, Kind: "status_update", Status: strings.ToLower(m[1]), Body: m[2], Public: true}
+	}
+	p.addEntry(entry, evidenceWords(l))
 	return true
 }
 
