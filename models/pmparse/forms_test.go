@@ -74,7 +74,7 @@ func TestForms(t *testing.T) {
 			text:       "**Date:** January 14-19, 2026\n\n| Time (UTC) | Event |\n|---|---|\n| Jan 14, 10:18 AM | A customer reached out to tell us checkout failed. |\n| Jan 15, 5:33 PM | A fix was released. |\n",
 			zone:       la,
 			updates:    []string{" 2026-01-14T10:18:00Z", " 2026-01-15T17:33:00Z"},
-			milestones: map[string]time.Time{"detected_at": utc(2026, 1, 14, 10, 18)}},
+			milestones: map[string]time.Time{"detected_at": utc(2026, 1, 14, 10, 18)}, method: "customer_report"},
 		{name: "a log of posted updates, and times in brackets",
 			text: "Incident on 2025-06-03\n\n- 16:39 UTC - Investigating - We are looking into failed logins.\n[17:05 UTC] Engineers restart the pool\n" +
 				"- 17:30 UTC - Resolved - This incident has been resolved.\n",

@@ -459,6 +459,21 @@ func (p *parser) detectionMethod() {
 	}
 }
 
+// customerToldUsRe is the detection that says itself how it came: a customer told us.
+var customerToldUsRe = regexp.MustCompile(`(?i)\b(?:customers?|users?) (?:reached out|informed us|contacted us)\b`)
+
+// detectionFromMilestone reads the method from the sentence the detection time was read from when
+// no sentence said how it was found: "A customer reached out to inform us …" is a customer report.
+func (p *parser) detectionFromMilestone() {
+	if p.draft.Incident.DetectionMethod != "" {
+		return
+	}
+	if words := p.draft.Evidence["detected_at"]; customerToldUsRe.MatchString(words) && !negationRe.MatchString(words[:customerToldUsRe.FindStringIndex(words)[0]]) {
+		p.draft.Incident.DetectionMethod = "customer_report"
+		p.draft.Evidence["detection_method"] = words
+	}
+}
+
 // asciiLower lower-cases ASCII letters only, so byte offsets stay those of s.
 func asciiLower(s string) string {
 	b := []byte(s)

@@ -257,6 +257,7 @@ func (p *parser) run(lines []string) {
 	p.milestones(start)
 	p.detectionMethod()
 	p.decide()
+	p.detectionFromMilestone()
 	p.wholeWindow()
 }
 
