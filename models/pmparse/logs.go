@@ -39,8 +39,8 @@ type logState struct {
 }
 
 // headingDay makes the date a heading line writes the day of the log lines under it.
-func (p *parser) headingDay(l string, days []day) {
-	if len(days) == 0 || !strings.HasPrefix(strings.TrimSpace(l), "#") {
+func (p *parser) headingDay(n int, days []day) {
+	if len(days) == 0 || !p.lines[n].heading {
 		return
 	}
 	d := days[len(days)-1]
@@ -83,6 +83,9 @@ func (p *parser) logEntry(l string, days []day, clocks []clock, times []found) b
 				f.literal = &l
 			}
 		}
+	}
+	if !inRange(f.at) {
+		return false
 	}
 	p.log.prev = f.at
 	entry := Entry{At: f.at, Kind: "note", Body: body}

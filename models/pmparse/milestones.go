@@ -198,7 +198,7 @@ func (p *parser) milestones(start int) {
 		}
 		logged := false // a log line: the range at its head is how long a step took, not impact
 		if !p.lines[n].consumed {
-			p.headingDay(l, days)
+			p.headingDay(n, days)
 			logged = p.logEntry(l, days, clocks, times)
 		}
 		for _, s := range spans {

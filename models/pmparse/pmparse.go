@@ -124,6 +124,7 @@ const (
 type line struct {
 	text     string
 	consumed bool // an update header or stamp, read already
+	heading  bool // a heading, as the sections read it
 }
 
 type parser struct {

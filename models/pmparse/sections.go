@@ -212,6 +212,7 @@ func (p *parser) sections(start int) {
 			continue
 		}
 		if level, kind, rest, ok := heading(t); ok {
+			p.lines[n].heading = true
 			// A deeper heading inside a known section stays part of it.
 			if kind == "" && current != "" && level < 7 && level > currentLevel {
 				if current != kindFollowUps && current != kindPlan {
