@@ -59,7 +59,13 @@ func normLabel(s string) string {
 func labelKind(s string, whole bool) (kind, rest string, ok bool) {
 	n := normLabel(s)
 	best := ""
+	if n == "" {
+		return "", "", false
+	}
 	for _, l := range labels {
+		if l.label[0] != n[0] {
+			continue // the cheap test: most lines share no first letter with most labels
+		}
 		if n == l.label {
 			return l.kind, "", true
 		}
