@@ -15,10 +15,10 @@ var cues = []struct {
 	re    *regexp.Regexp
 }{
 	{"triggered_at", []string{"trigger", "change was"}, regexp.MustCompile(`(?i)\b(triggered at|trigger time|change was (?:deployed|made|rolled out) (?:at|on))\b`)},
-	{"started_at", []string{"start", "began", "beginning", "first "}, regexp.MustCompile(`(?i)\b(impact start(?:ed)?|start time|began|beginning (?:at|on)|starting (?:at|on)|started (?:at|on)|first (?:impact|errors|failures|reports) (?:at|on))\b`)},
-	{"detected_at", []string{"detect", "alert", "paged"}, regexp.MustCompile(`(?i)\b(detected|detects|detection time|first alerted|were alerted|was alerted|alert fired|paged)\b`)},
+	{"started_at", []string{"start", "began", "beginning", "first ", "compromised"}, regexp.MustCompile(`(?i)\b(impact start(?:ed)?|start time|began|beginning (?:at|on)|starting (?:at|on)|started (?:at|on)|first (?:impact|errors|failures|reports) (?:at|on)|(?:was|were) compromised)\b`)},
+	{"detected_at", []string{"detect", "alert", "paged", "notice", "reached out", "informed us", "contacted us"}, regexp.MustCompile(`(?i)\b(detected|detects|detection time|first alerted|were alerted|was alerted|alert fired|paged|notices|noticed|(?:customers?|users?) (?:reached out|informed us|contacted us))\b`)},
 	{"acknowledged_at", []string{"acknowledged", "declared"}, regexp.MustCompile(`(?i)\b(acknowledged|incident (?:was )?declared|declared an? (?:[\w-]+ )?incident)\b`)},
-	{"mitigated_at", []string{"impact end", "end time", "mitigat", "restored", "recovered", "improved", "relieve"}, regexp.MustCompile(`(?i)\b(impact end(?:ed)?|end time|mitigation (?:was )?(?:applied|deployed|completed?)|mitigated (?:at|on|by)|(?:was|were) mitigated|fully restored|(?:service|services) (?:was |were )?restored|recovered at|fully recovered|performance improved|relieve)\b`)},
+	{"mitigated_at", []string{"impact end", "end time", "mitigat", "restored", "recovered", "improved", "relieve", "revoked"}, regexp.MustCompile(`(?i)\b(impact end(?:ed)?|revoked (?:the |all |our )?(?:[\w-]+ )?(?:tokens?|credentials|keys)|end time|mitigation (?:was )?(?:applied|deployed|completed?)|mitigated (?:at|on|by)|(?:was|were) mitigated|fully restored|(?:service|services) (?:was |were )?restored|recovered at|fully recovered|performance improved|relieve)\b`)},
 	{"resolved_at", []string{"resol", "declared", "closed"}, regexp.MustCompile(`(?i)\b(resolved at|resolved on|marked (?:as )?resolved|resolution time|(?:was|were) resolved|declared (?:over|resolved)|incident (?:was )?closed)\b`)},
 }
 
@@ -59,16 +59,15 @@ type found struct {
 	at          time.Time
 	literal     *time.Time
 	ownDay      bool // the date was written with it, not carried
+	dayAt       int  // where on the line that date is written; -1 when carried
+	day         day  // the date it was read on
 	restatement bool // "(8:54 am PST)" after "16:54 UTC": the same moment again
 }
 
 // instant builds the UTC instant of a date and a time; the second result is the literal reading
 // of a zone abbreviation that the zone's rules contradict on that day.
 func (p *parser) instantReadings(d day, c clock) (time.Time, *time.Time, bool) {
-	year := d.year
-	if year == 0 {
-		year = p.lastYr
-	}
+	year := p.yearOf(d)
 	if year == 0 {
 		return time.Time{}, nil, false
 	}
@@ -109,6 +108,10 @@ func (p *parser) instant(d day, c clock) (time.Time, bool) {
 
 func (p *parser) add(field string, c candidate) { p.cands[field] = append(p.cands[field], c) }
 
+// maxOvernight is the longest window read as running past midnight when its end, with no date
+// of its own, is earlier in the day than its start.
+const maxOvernight = 12 * time.Hour
+
 type duration struct {
 	after time.Duration
 	words string
@@ -116,7 +119,7 @@ type duration struct {
 
 // milestones reads the sentences that state a milestone, carrying the date, year and zone.
 func (p *parser) milestones(start int) {
-	p.lastYr, p.lastZ, p.lastAbb = 0, nil, ""
+	p.lastYr, p.lastZ, p.lastAbb, p.log = 0, nil, "", logState{}
 	var within []duration
 	for n := start; n < len(p.lines); n++ {
 		l := p.lines[n].text
@@ -127,10 +130,18 @@ func (p *parser) milestones(start int) {
 				p.zone = loc
 			}
 		}
+		if !strings.Contains(l, "ime (") && !strings.Contains(l, "imes (") {
+			// No "| Time (UTC) |" on this line.
+		} else if m := tableZoneRe.FindStringSubmatch(l); m != nil {
+			if loc, _, k := readZone(m[1]); k > 0 {
+				p.zone = loc
+			}
+		}
 		if !strings.ContainsAny(l, "0123456789") {
 			continue
 		}
 		days := findDays(l)
+		fillYears(days)
 		clocks := findClocks(l, days)
 		if len(clocks) == 0 && len(days) == 0 && !strings.Contains(l, "etected") {
 			continue
@@ -163,8 +174,15 @@ func (p *parser) milestones(start int) {
 					}
 					d = p.lastDay
 				}
+				if nextDay(l, c) {
+					// "At 4:11 AM UTC the following morning": the day after the one carried.
+					d, own = dayAfter(d), false
+				}
 			}
-			f := found{clock: c, ownDay: own}
+			f := found{clock: c, ownDay: own, dayAt: -1, day: d}
+			if own {
+				f.dayAt = d.start
+			}
 			if i > 0 && strings.TrimSpace(l[clocks[i-1].end:c.start]) == "(" {
 				f.restatement = true
 			}
@@ -177,6 +195,11 @@ func (p *parser) milestones(start int) {
 			if !f.restatement && c.zone != nil {
 				p.lastZ, p.lastAbb = c.zone, c.abbrev
 			}
+		}
+		logged := false // a log line: the range at its head is how long a step took, not impact
+		if !p.lines[n].consumed {
+			p.headingDay(n, days)
+			logged = p.logEntry(l, days, clocks, times)
 		}
 		for _, s := range spans {
 			sentence := l[s[0]:s[1]]
@@ -234,16 +257,22 @@ func (p *parser) milestones(start int) {
 				excluded := windowExclude.MatchString(sentence)
 				for k := 0; k+1 < len(inside); k++ {
 					a, b := inside[k], inside[k+1]
+					if logged && a.start == clocks[0].start {
+						continue
+					}
 					glue := l[a.end:b.start]
-					ranged := rangeGlue(glue)
+					ranged := rangeGlue(glue) || rangeGlueAcrossDays(l, a.end, b.start, days)
 					if !ranged && !(andGlueRe.MatchString(glue) && len(glue) < 60 && betweenRe.MatchString(l[s[0]:a.start])) {
 						continue
 					}
 					end := b.at
-					if end.Before(a.at) && !b.ownDay {
+					if end.Before(a.at) && b.dayAt == a.dayAt && end.Add(24*time.Hour).Sub(a.at) <= maxOvernight {
+						// "23:30–00:15 UTC" with one date for both: the end is the next day.
 						end = end.Add(24 * time.Hour)
 					}
 					if end.Before(a.at) || !inRange(end) {
+						// "16:02 UTC -- 15:02 UTC" on one day is a slip of the pen or a window of
+						// days whose dates were left out: either reading would be a guess.
 						continue
 					}
 					p.addWindow(a.at, end, words)
@@ -260,9 +289,7 @@ func (p *parser) milestones(start int) {
 		for _, d := range days {
 			if d.year != 0 {
 				p.lastYr = d.year
-			} else if p.lastYr != 0 {
-				d.year = p.lastYr
-			} else {
+			} else if d.year = p.yearOf(d); d.year == 0 {
 				continue
 			}
 			p.lastDay, p.hasDay = d, true
@@ -301,10 +328,7 @@ func (p *parser) dayMilestone(sentence string, span [2]int, days []day) {
 		if m == nil || negationRe.MatchString(sentence[:m[0]]) {
 			continue
 		}
-		year := d.year
-		if year == 0 {
-			year = p.lastYr
-		}
+		year := p.yearOf(*d)
 		if year == 0 && p.hasDay {
 			year = p.lastDay.year
 		}
@@ -322,7 +346,7 @@ func (p *parser) dayMilestone(sentence string, span [2]int, days []day) {
 // evidenceWords trims a sentence to the words shown beside a suggestion.
 func evidenceWords(s string) string {
 	s = strings.ReplaceAll(s, "**", "")
-	s = strings.TrimSpace(strings.Trim(strings.TrimSpace(s), "*-•#"))
+	s = strings.TrimSpace(strings.Trim(strings.TrimSpace(s), "*-•#|"))
 	s = strings.Join(strings.Fields(s), " ")
 	return cut(s, 400)
 }
@@ -432,6 +456,21 @@ func (p *parser) detectionMethod() {
 				return
 			}
 		}
+	}
+}
+
+// customerToldUsRe is the detection that says itself how it came: a customer told us.
+var customerToldUsRe = regexp.MustCompile(`(?i)\b(?:customers?|users?) (?:reached out|informed us|contacted us)\b`)
+
+// detectionFromMilestone reads the method from the sentence the detection time was read from when
+// no sentence said how it was found: "A customer reached out to inform us …" is a customer report.
+func (p *parser) detectionFromMilestone() {
+	if p.draft.Incident.DetectionMethod != "" {
+		return
+	}
+	if words := p.draft.Evidence["detected_at"]; customerToldUsRe.MatchString(words) && !negationRe.MatchString(words[:customerToldUsRe.FindStringIndex(words)[0]]) {
+		p.draft.Incident.DetectionMethod = "customer_report"
+		p.draft.Evidence["detection_method"] = words
 	}
 }
 

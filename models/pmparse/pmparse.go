@@ -124,6 +124,7 @@ const (
 type line struct {
 	text     string
 	consumed bool // an update header or stamp, read already
+	heading  bool // a heading, as the sections read it
 }
 
 type parser struct {
@@ -134,8 +135,13 @@ type parser struct {
 	lastDay day // the last complete date seen, carried to times that name none
 	hasDay  bool
 	lastYr  int
-	lastZ   *time.Location // the last zone written, carried to times that name none
-	lastAbb string
+	// docYear is the one year the document's dates are written in, 0 for none or several; read
+	// once, when a date without a year comes before any with one.
+	docYear     int
+	docYearRead bool
+	log         logState
+	lastZ       *time.Location // the last zone written, carried to times that name none
+	lastAbb     string
 }
 
 var (
@@ -172,7 +178,36 @@ func normalize(text string) []string {
 		}
 		out = append(out, strings.TrimRight(l, " \t"))
 	}
+	setextHeadings(out)
 	return out
+}
+
+// setextHeadings rewrites a line underlined with "===" or "---" (Markdown's other heading form,
+// as the PostHog postmortems write theirs) as "# Line" or "## Line", and blanks the underline.
+func setextHeadings(lines []string) {
+	first := 1
+	if len(lines) > 0 && strings.TrimSpace(lines[0]) == "---" {
+		// A cState header's closing "---" underlines its last key, not a heading.
+		for first < len(lines) && strings.TrimSpace(lines[first]) != "---" {
+			first++
+		}
+		first++
+	}
+	for n := first; n < len(lines); n++ {
+		u := strings.TrimSpace(lines[n])
+		if len(u) < 3 || (u[0] != '=' && u[0] != '-') || strings.Trim(u, u[:1]) != "" {
+			continue
+		}
+		prev := strings.TrimSpace(lines[n-1])
+		if prev == "" || strings.HasPrefix(prev, "#") || strings.HasPrefix(prev, "|") || listItemRe.MatchString(prev) {
+			continue
+		}
+		level := "## "
+		if u[0] == '=' {
+			level = "# "
+		}
+		lines[n-1], lines[n] = level+prev, ""
+	}
 }
 
 var (
@@ -223,6 +258,7 @@ func (p *parser) run(lines []string) {
 	p.milestones(start)
 	p.detectionMethod()
 	p.decide()
+	p.detectionFromMilestone()
 	p.wholeWindow()
 }
 

@@ -330,7 +330,7 @@ func TestPostHog(t *testing.T) {
 		{"2025-09-29-flags-is-down.md", utc(2025, 9, 29, 16, 58), utc(2025, 9, 29, 18, 46), 9, "Database connection timeouts moved to runtime configuration", ""},
 		{"2025-10-03-surveys-sdk-bug.md", utc(2025, 10, 3, 10, 45), utc(2025, 10, 3, 16, 11), 9, "Reverted the backwards-incompatible changes and released version 1.270.1", "customer_report"},
 		{"2025-10-21-feature-flags-recurring-outages.md", utc(2025, 10, 21, 21, 45), utc(2025, 10, 21, 23, 28), 20, "Configuration externalization", "automated_alert"},
-		{"2025-11-15-persons-db-migration.md", time.Time{}, utc(2025, 11, 15, 6, 20), 0, "", ""},
+		{"2025-11-15-persons-db-migration.md", utc(2025, 11, 11, 16, 2), utc(2025, 11, 15, 6, 20), 11, "Root cause discovery and isolation", ""},
 	}
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {

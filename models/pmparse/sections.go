@@ -21,21 +21,21 @@ const (
 // first within each kind so "root cause analysis" beats "root cause".
 var labels = []struct{ label, kind string }{
 	{"summary of impact", "customer_impact"}, {"customer impact", "customer_impact"}, {"user impact", "customer_impact"},
-	{"impact summary", "customer_impact"}, {"who was affected", "customer_impact"}, {"what was the impact", "customer_impact"},
+	{"impact summary", "customer_impact"}, {"incident impact", "customer_impact"}, {"who was affected", "customer_impact"}, {"what was the impact", "customer_impact"},
 	{"impact", "customer_impact"},
 	{"executive summary", "summary"}, {"incident summary", "summary"}, {"summary", "summary"}, {"overview", "summary"},
 	{"root cause analysis", "root_cause"}, {"root causes", "root_cause"}, {"root cause", "root_cause"},
-	{"what happened", "root_cause"}, {"contributing factors", "root_cause"}, {"cause", "root_cause"},
+	{"what happened", "root_cause"}, {"why did it happen", "root_cause"}, {"why did this happen", "root_cause"}, {"contributing factors", "root_cause"}, {"cause", "root_cause"},
 	{"trigger", "trigger"},
 	{"how was it detected", "detection"}, {"detection", "detection"},
 	{"what did we do", "response"}, {"response", "response"}, {"mitigation", "response"}, {"resolution", "response"}, {"recovery", "response"},
 	{"lessons learned", "lessons"}, {"lessons learnt", "lessons"}, {"lessons", "lessons"}, {"learnings", "lessons"},
-	{"key takeaways", "lessons"}, {"what went well", "lessons"}, {"what went wrong", "lessons"}, {"what went poorly", "lessons"},
+	{"key takeaways", "lessons"}, {"insights", "lessons"}, {"what went well", "lessons"}, {"what went wrong", "lessons"}, {"what went poorly", "lessons"},
 	{"follow up actions", kindFollowUps}, {"follow ups", kindFollowUps}, {"follow up", kindFollowUps}, {"followup", kindFollowUps},
 	{"next steps", kindPlan}, {"remediation plan", kindPlan}, {"remediation", kindPlan},
 	{"action items", kindPlan}, {"corrective actions", kindPlan}, {"preventive measures", kindPlan},
 	{"preventative measures", kindPlan}, {"prevention", kindPlan}, {"what will we do", kindPlan},
-	{"what are we doing", kindPlan}, {"future work", kindFollowUps}, {"improvements", kindFollowUps},
+	{"what are we doing", kindPlan}, {"how are we preventing", kindPlan}, {"how we are preventing", kindPlan}, {"future work", kindFollowUps}, {"improvements", kindFollowUps},
 	{"title", kindTitle},
 	{"update timeline", kindIgnore}, {"incident timeline", kindIgnore}, {"timeline", kindIgnore},
 }
@@ -45,6 +45,8 @@ var (
 	leadInRe    = regexp.MustCompile(`^\**([A-Za-z][A-Za-z &/,'-]{1,40}?)\**\s*:\**\s*(.*)$`)
 	listItemRe  = regexp.MustCompile(`^\s*(?:[-*•+▪◦]|\d{1,2}[.)])\s+(?:\[[ xX]\]\s+)?(.+)$`)
 	boldLeadRe  = regexp.MustCompile(`^\*\*(.+?)\*\*[:.]?\s*(.*)$`)
+	// actionLeadRe is a paragraph that names itself an action: "**Action item:** Start …".
+	actionLeadRe = regexp.MustCompile(`(?i)^\**(?:action items?|follow[- ]up(?: action)?|to ?do)\s*:\s*\**\s*(\S.*)$`)
 )
 
 func normLabel(s string) string {
@@ -57,7 +59,13 @@ func normLabel(s string) string {
 func labelKind(s string, whole bool) (kind, rest string, ok bool) {
 	n := normLabel(s)
 	best := ""
+	if n == "" {
+		return "", "", false
+	}
 	for _, l := range labels {
+		if l.label[0] != n[0] {
+			continue // the cheap test: most lines share no first letter with most labels
+		}
 		if n == l.label {
 			return l.kind, "", true
 		}
@@ -110,6 +118,9 @@ func isHeading(t string) bool {
 func heading(t string) (level int, kind, rest string, ok bool) {
 	if m := mdHeadingRe.FindStringSubmatch(t); m != nil {
 		kind, rest, _ = labelKind(m[2], false)
+		if strings.HasSuffix(m[2], "?") {
+			rest = "" // "How are we preventing it from happening again?" is one heading
+		}
 		if kind == "" && len(m[1]) == 1 {
 			kind, rest = kindTitle, m[2]
 		}
@@ -156,6 +167,9 @@ func (p *parser) sections(start int) {
 	sectionWords := map[string]string{}
 	var order []string
 	listed := false // the current plan section had list items
+	// parent is set while the items of the current list are the details of a numbered item with
+	// a bold lead ("2. **Migration to a new table**" and the bullets under it), not actions.
+	parent := false
 	flush := func() {
 		text := strings.TrimSpace(strings.Join(buf, "\n"))
 		buf = buf[:0]
@@ -171,7 +185,7 @@ func (p *parser) sections(start int) {
 				}
 			}
 		}
-		listed = false
+		listed, parent = false, false
 		if current == "" || current == kindIgnore || current == kindFollowUps || current == kindPlan || text == "" {
 			return
 		}
@@ -204,6 +218,7 @@ func (p *parser) sections(start int) {
 			continue
 		}
 		if level, kind, rest, ok := heading(t); ok {
+			p.lines[n].heading = true
 			// A deeper heading inside a known section stays part of it.
 			if kind == "" && current != "" && level < 7 && level > currentLevel {
 				if current != kindFollowUps && current != kindPlan {
@@ -249,8 +264,18 @@ func (p *parser) sections(start int) {
 		seenContent = true
 		if current == kindFollowUps || current == kindPlan {
 			if m := listItemRe.FindStringSubmatch(t); m != nil {
+				numbered := t[0] >= '0' && t[0] <= '9'
+				indented := strings.HasPrefix(p.lines[n].text, "  ") || strings.HasPrefix(p.lines[n].text, "\t")
+				if listed && (indented || (parent && !numbered)) {
+					p.followUpDetail(m[1])
+					continue
+				}
 				p.followUp(m[1], t)
-				listed = true
+				listed, parent = true, numbered && strings.HasPrefix(m[1], "**")
+			} else if m := actionLeadRe.FindStringSubmatch(t); m != nil {
+				// "**Action item:** Start incidents earlier. …" between the lists.
+				p.followUp(m[1], t)
+				listed, parent = true, false
 			} else if current == kindPlan {
 				buf = append(buf, t)
 			}
@@ -283,6 +308,19 @@ func (p *parser) sections(start int) {
 		}
 		p.draft.Evidence[kind] = sectionWords[kind]
 	}
+}
+
+// followUpDetail adds a sub-item to the description of the follow-up listed last.
+func (p *parser) followUpDetail(item string) {
+	fus := p.draft.Incident.FollowUps
+	if len(fus) == 0 || !hasLetter(item) {
+		return
+	}
+	last := &fus[len(fus)-1]
+	if last.Description == "" {
+		last.Description = last.Title
+	}
+	last.Description = cut(last.Description+"\n- "+strings.TrimSpace(item), sectionMax)
 }
 
 var sentenceEndRe = regexp.MustCompile(`[.!?](?:\s|$)`)

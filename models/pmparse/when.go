@@ -12,8 +12,9 @@ import (
 const monthNames = `jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?`
 
 var (
-	// "Mar 12, 2026", "March 9, 2026", "Aug 15th", "April 5th, 2022"
-	monthDayRe = regexp.MustCompile(`(?i)\b(` + monthNames + `)\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s+(\d{4})\b)?`)
+	// "Mar 12, 2026", "March 9, 2026", "Aug 15th", "April 5th, 2022"; and
+	// "January 14-19, 2026": the first day of a range of days, with the range's year.
+	monthDayRe = regexp.MustCompile(`(?i)\b(` + monthNames + `)\.?\s+(\d{1,2})(?:st|nd|rd|th)?(?:[-–]\d{1,2}(?:st|nd|rd|th)?)?\b(?:,?\s+(\d{4})\b)?`)
 	// "20 February 2018", "the 5th of April 2022", "6th of April, 2022"
 	dayMonthRe = regexp.MustCompile(`(?i)\b(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(` + monthNames + `)\b\.?(?:,?\s+(\d{4})\b)?`)
 	// "2022-08-15"
@@ -216,9 +217,31 @@ func findClocks(line string, days []day) []clock {
 	return clocks
 }
 
-var rangeGlueRe = regexp.MustCompile(`^\s*(?:-|–|—|to|until|till)\s*$`)
+var rangeGlueRe = regexp.MustCompile(`^\s*(?:--?|–|—|to|until|till|through)\s*$`)
 
 func rangeGlue(s string) bool { return rangeGlueRe.MatchString(s) }
+
+var dayGlueRe = regexp.MustCompile(`(?i)[,()]|\bon\b`)
+
+// rangeGlueAcrossDays tells whether line[from:to] joins two ends of a range once the dates
+// written with the ends are left out: "22:30 UTC on October 29 to 05:39 UTC on October 30",
+// "November 11, 16:02 UTC -- November 14, 15:02 UTC".
+func rangeGlueAcrossDays(line string, from, to int, days []day) bool {
+	var rest strings.Builder
+	at := from
+	for _, d := range days {
+		if d.start >= from && d.end <= to {
+			rest.WriteString(line[at:d.start])
+			rest.WriteString(" ")
+			at = d.end
+		}
+	}
+	if at == from {
+		return false
+	}
+	rest.WriteString(line[at:to])
+	return rangeGlue(dayGlueRe.ReplaceAllString(rest.String(), " "))
+}
 
 // readZone reads the zone written at the start of s and how many bytes it took.
 func readZone(s string) (*time.Location, string, int) {
@@ -303,7 +326,7 @@ func twoDigits(n int) string {
 }
 
 // dayGlueAfter is what may stand between a time (and its zone) and the date after it.
-var dayGlueAfter = regexp.MustCompile(`(?i)^[\s,]*(?:on\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?$`)
+var dayGlueAfter = regexp.MustCompile(`(?i)^[\s,(]*(?:on\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?$`)
 
 // dayGlueBefore is what may stand between a date and the time after it.
 var dayGlueBefore = regexp.MustCompile(`(?i)^[\s,]*(?:at\s+|-\s*|–\s*|—\s*)?(?:around\s+|about\s+|approximately\s+|~)?$`)
@@ -413,4 +436,95 @@ func mayHoldClock(line string) bool {
 		}
 	}
 	return false
+}
+
+// fillYears gives a date written without a year the year of the date before it on the line
+// ("November 11, 2025, 16:02 UTC -- November 14, 15:02 UTC"), or of the date after it when that
+// one is not in an earlier month ("Between November 11 and November 15, 2025").
+func fillYears(days []day) {
+	for i := 1; i < len(days); i++ {
+		if days[i].year == 0 && days[i-1].year != 0 {
+			days[i].year = days[i-1].year
+		}
+	}
+	for i := len(days) - 2; i >= 0; i-- {
+		if days[i].year == 0 && days[i+1].year != 0 && days[i].month <= days[i+1].month {
+			days[i].year = days[i+1].year
+		}
+	}
+}
+
+// monthYearRe is a month and a year with no day: "(November 2025)".
+var monthYearRe = regexp.MustCompile(`(?i)\b(?:` + monthNames + `)\.?,?\s+((?:19|20)\d{2})\b`)
+
+// yearOf is the year of a date: written with it, else the last one written before it, else the
+// one year the whole document writes its dates in (a title's "(November 2025)" or a date further
+// on), else 0: with two years or none, a year would be a guess.
+func (p *parser) yearOf(d day) int {
+	switch {
+	case d.year != 0:
+		return d.year
+	case p.lastYr != 0:
+		return p.lastYr
+	}
+	if !p.docYearRead {
+		p.docYearRead = true
+		p.docYear = p.documentYear()
+	}
+	return p.docYear
+}
+
+func (p *parser) documentYear() int {
+	year := 0
+	for _, l := range p.lines {
+		if !strings.Contains(l.text, "20") && !strings.Contains(l.text, "19") {
+			continue
+		}
+		years := []int{}
+		for _, d := range findDays(l.text) {
+			if d.year != 0 {
+				years = append(years, d.year)
+			}
+		}
+		for _, m := range monthYearRe.FindAllStringSubmatch(l.text, -1) {
+			y, _ := strconv.Atoi(m[1])
+			years = append(years, y)
+		}
+		for _, y := range years {
+			if year != 0 && y != year {
+				return 0
+			}
+			year = y
+		}
+	}
+	return year
+}
+
+var (
+	nextDayAfterRe  = regexp.MustCompile(`(?i)^[\s,]*(?:on\s+)?the\s+(?:following|next)\s+(?:morning|day|evening|night)\b`)
+	nextDayBeforeRe = regexp.MustCompile(`(?i)\b(?:the\s+)?(?:following|next)\s+(?:morning|day|evening|night),?\s*(?:at\s+)?(?:around\s+|about\s+|~)?$`)
+)
+
+// nextDay tells whether a time without a date is said to be on the day after the one carried:
+// "at 4:11 AM UTC the following morning", "the next day at 09:00".
+func nextDay(line string, c clock) bool {
+	if strings.Contains(line, "ollowing") || strings.Contains(line, "next") {
+		return nextDayAfterRe.MatchString(line[c.end:]) || nextDayBeforeRe.MatchString(line[max(0, c.start-40):c.start])
+	}
+	return false
+}
+
+// dayAfter is the calendar day after d; a year it does not know stays unknown.
+func dayAfter(d day) day {
+	year := d.year
+	if year == 0 {
+		year = 2000 // a leap year: February 29 has a day after it
+	}
+	t := time.Date(year, d.month, d.day+1, 0, 0, 0, 0, time.UTC)
+	next := d
+	next.month, next.day = t.Month(), t.Day()
+	if d.year != 0 {
+		next.year = t.Year()
+	}
+	return next
 }
