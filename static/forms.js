@@ -117,7 +117,11 @@
     section.removeAttribute("data-added");
     var form = section.querySelector("details.add[open] form[data-add-form]");
     var first = form && form.querySelector("input:not([type=hidden]):not([type=checkbox]), select, textarea");
-    if (first) {
+    // Someone who has already gone on to another field keeps it: the swap removed the button
+    // that saved, so the focus is on the page's body or in this section unless they moved it.
+    var active = document.activeElement;
+    var elsewhere = active && active !== document.body && !section.contains(active);
+    if (first && !elsewhere) {
       first.focus();
     }
   });
