@@ -102,7 +102,7 @@ func (lc *listCounts) load(ctx context.Context, s *Store, ids []int64) error {
 		if err := readCountedIncidents(db, nil, incidents); err != nil {
 			return err
 		}
-		if err := readCountedFollowUps(db, nil, followUps); err != nil {
+		if err := readAllCountedFollowUps(db, s.dialect, incidents, followUps); err != nil {
 			return err
 		}
 	}
@@ -192,6 +192,145 @@ func readCountedFollowUps(db *gorm.DB, ids []int64, into map[int64][]followUpCou
 		return fmt.Errorf("count follow-ups: %w", err)
 	}
 	return nil
+}
+
+// readAllCountedFollowUps reads every live incident's follow-up contributions, as
+// readCountedFollowUps would, from the base rows themselves: the follow-ups, what factors they
+// address and the services of their incidents, three plain reads added up here (followUpTally).
+// Grouping in SQL sorted some 900,000 joined rows at 100,000 incidents and 300,000 follow-ups;
+// live holds the live incidents' keys, already read.
+func readAllCountedFollowUps(db *gorm.DB, dialect string, live map[int64]incidentKey, into map[int64][]followUpCount) error {
+	t := &followUpTally{live: live, words: map[string]string{}, days: map[string]time.Time{}}
+	if err := t.readFollowUps(db, dialect); err != nil {
+		return fmt.Errorf("count follow-ups: %w", err)
+	}
+	err := scanRows(db, "SELECT follow_up_id, factor_id FROM follow_up_factors", func(scan func(...any) error) error {
+		var id, factor int64
+		if err := scan(&id, &factor); err != nil {
+			return err
+		}
+		if id >= 0 && id < int64(len(t.byID)) && t.byID[id].incident != 0 {
+			t.add(t.byID[id].incident, t.byID[id].key, factor, 0)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("count follow-ups by factor: %w", err)
+	}
+	err = scanRows(db, "SELECT incident_id, service_id FROM incident_services", func(scan func(...any) error) error {
+		var incident, service int64
+		if err := scan(&incident, &service); err != nil {
+			return err
+		}
+		if incident >= 0 && incident < int64(len(t.ofIncident)) {
+			for _, id := range t.ofIncident[incident] {
+				t.add(incident, t.byID[id].key, 0, service)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("count follow-ups by service: %w", err)
+	}
+	for incident, list := range t.counts {
+		if len(list) > 0 {
+			into[int64(incident)] = list
+		}
+	}
+	return nil
+}
+
+// followUpTally adds up follow-up contributions in slices indexed by id (ids are handed out in
+// order, so they are dense): at these sizes maps were most of the time.
+type followUpTally struct {
+	live       map[int64]incidentKey
+	byID       []tallied         // by follow-up id
+	ofIncident [][]int64         // follow-up ids, by incident id
+	counts     [][]followUpCount // contributions, by incident id
+	words      map[string]string
+	days       map[string]time.Time
+}
+
+type tallied struct {
+	incident int64
+	key      followUpKey
+}
+
+// readFollowUps reads the live incidents' follow-ups, each counted once with its key.
+func (t *followUpTally) readFollowUps(db *gorm.DB, dialect string) error {
+	due := "substr(CAST(due_on AS TEXT), 1, 10)"
+	if dialect == "postgres" {
+		due = "to_char(due_on, 'YYYY-MM-DD')"
+	}
+	var status, kind, priority, owner, day sql.RawBytes
+	return scanRows(db, "SELECT id, incident_id, status, kind, priority, owner, "+due+" FROM follow_ups", func(scan func(...any) error) error {
+		var id, incident int64
+		if err := scan(&id, &incident, &status, &kind, &priority, &owner, &day); err != nil {
+			return err
+		}
+		if _, ok := t.live[incident]; !ok || id <= 0 {
+			return nil
+		}
+		key := followUpKey{status: t.word(status), kind: t.word(kind), priority: t.word(priority), owner: t.word(owner)}
+		if day != nil {
+			d, err := t.day(day)
+			if err != nil {
+				return fmt.Errorf("due date of follow-up %d: %w", id, err)
+			}
+			key.due = d
+		}
+		t.byID = grow(t.byID, id)
+		t.byID[id] = tallied{incident, key}
+		t.ofIncident = grow(t.ofIncident, incident)
+		t.ofIncident[incident] = append(t.ofIncident[incident], id)
+		t.add(incident, key, 0, 0)
+		return nil
+	})
+}
+
+// add counts one follow-up under key, with a factor's or a service's id or neither. An incident
+// has a few keys: each is found by a look along its own short list.
+func (t *followUpTally) add(incident int64, key followUpKey, factorID, serviceID int64) {
+	key.factorID, key.serviceID = factorID, serviceID
+	t.counts = grow(t.counts, incident)
+	list := t.counts[incident]
+	for n := range list {
+		if list[n].key == key {
+			list[n].n++
+			return
+		}
+	}
+	t.counts[incident] = append(list, followUpCount{key, 1})
+}
+
+// word is one spelling of a status, kind, priority or owner, shared by every row that has it.
+func (t *followUpTally) word(b sql.RawBytes) string {
+	if w, ok := t.words[string(b)]; ok {
+		return w
+	}
+	w := string(b)
+	t.words[w] = w
+	return w
+}
+
+func (t *followUpTally) day(b sql.RawBytes) (time.Time, error) {
+	if d, ok := t.days[string(b)]; ok {
+		return d, nil
+	}
+	d, err := time.Parse(time.DateOnly, string(b))
+	if err != nil {
+		return time.Time{}, err
+	}
+	t.days[string(b)] = d
+	return d, nil
+}
+
+// grow makes s long enough to hold index i.
+func grow[T any](s []T, i int64) []T {
+	if i < int64(len(s)) {
+		return s
+	}
+	return append(s, make([]T, int(i)+1-len(s))...)
 }
 
 // dateOnly is a date's midnight UTC, however the database handed it back.
