@@ -150,4 +150,17 @@ func TestAPIGoldenPost(t *testing.T) {
 		t.Fatalf("bad create: %d %s", r.status, r.body)
 	}
 	checkGolden(t, "api_post_invalid.json", []byte(r.body))
+
+	// A value of the wrong type is named by its path in the body, nested or not.
+	for name, body := range map[string]string{
+		"api_post_wrong_type.json":           `{"title": 5}`,
+		"api_post_wrong_type_nested.json":    `{"title": "x", "follow_ups": [{"title": "y", "due_on": 20260430}]}`,
+		"api_post_wrong_type_milestone.json": `{"title": "x", "started_at": 1}`,
+	} {
+		r := a.json(http.MethodPost, "/api/v1/incidents", body)
+		if r.status != http.StatusUnprocessableEntity {
+			t.Fatalf("%s: %d %s", name, r.status, r.body)
+		}
+		checkGolden(t, name, []byte(r.body))
+	}
 }
