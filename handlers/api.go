@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/labstack/echo/v4"
 
@@ -164,19 +165,10 @@ type apiWindowInput struct {
 }
 
 type apiFollowUpInput struct {
-	Version      int      `json:"version"`
-	IncidentID   int64    `json:"incident_id"`
-	Factors      []string `json:"factors"`
-	Title        string   `json:"title"`
-	Description  string   `json:"description"`
-	Kind         string   `json:"kind"`
-	Priority     string   `json:"priority"`
-	Owner        string   `json:"owner"`
-	DueOn        *string  `json:"due_on"`
-	Status       string   `json:"status"`
-	DoneAt       *string  `json:"done_at"` // RFC 3339; empty when marked done now
-	TrackerURL   string   `json:"tracker_url"`
-	Verification string   `json:"verification"`
+	Version    int   `json:"version"`
+	IncidentID int64 `json:"incident_id"`
+	incidentdto.FollowUpFields
+	DoneAt *string `json:"done_at"` // RFC 3339; empty when marked done now
 }
 
 // rfc3339 reads an API time; offsets are accepted and the result is UTC.
@@ -263,15 +255,10 @@ func (b apiIncidentInput) toInput() (models.IncidentInput, models.Children, mode
 // toInput converts and validates a follow-up body.
 func (f apiFollowUpInput) toInput() (models.FollowUpInput, models.FieldErrors) {
 	var errs models.FieldErrors
-	in := models.FollowUpInput{
-		Title: strings.TrimSpace(f.Title), Description: f.Description, Kind: f.Kind, Priority: f.Priority, Owner: strings.TrimSpace(f.Owner),
-		Status: f.Status, TrackerURL: strings.TrimSpace(f.TrackerURL), Verification: f.Verification, Factors: f.Factors,
-	}
-	if f.DueOn != nil {
-		var ok bool
-		if in.DueOn, ok = incidentdto.ParseDate(*f.DueOn); !ok {
-			errs.Add("due_on", "Not a date; write it as 2026-04-30.")
-		}
+	in := f.FollowUpFields.Input()
+	in.Title, in.Owner, in.TrackerURL = strings.TrimSpace(in.Title), strings.TrimSpace(in.Owner), strings.TrimSpace(in.TrackerURL)
+	if _, ok := f.Due(); !ok {
+		errs.Add("due_on", "Not a date; write it as 2026-04-30.")
 	}
 	if in.Status == "done" {
 		in.DoneAt = rfc3339(f.DoneAt, "done_at", &errs)
@@ -315,8 +302,7 @@ func decodeJSON(c echo.Context, dst any) (models.FieldErrors, error) {
 	case errors.As(err, &maxErr):
 		return nil, echo.NewHTTPError(http.StatusRequestEntityTooLarge, "The request body is larger than 1 MiB.")
 	case errors.As(err, &typeErr):
-		// The path names an embedded struct by its Go name (Fields.title); the JSON has no such level.
-		field := strings.TrimPrefix(typeErr.Field, "Fields.")
+		field := jsonPath(typeErr.Field)
 		if field == "" {
 			field = "body"
 		}
@@ -325,6 +311,20 @@ func decodeJSON(c echo.Context, dst any) (models.FieldErrors, error) {
 		return nil, echo.NewHTTPError(http.StatusBadRequest, "The request body is empty; send a JSON object.")
 	}
 	return nil, echo.NewHTTPError(http.StatusBadRequest, "The request body is not valid JSON: "+err.Error())
+}
+
+// jsonPath is a decode error's field path as the JSON has it. encoding/json names an embedded
+// struct by its Go name (Fields.title, follow_ups.FollowUpFields.due_on), a level the JSON does
+// not have; the API's own keys are all lower case, so a capitalised step is one of those.
+func jsonPath(path string) string {
+	steps := strings.Split(path, ".")
+	kept := steps[:0]
+	for _, step := range steps {
+		if step != "" && !unicode.IsUpper(rune(step[0])) {
+			kept = append(kept, step)
+		}
+	}
+	return strings.Join(kept, ".")
 }
 
 // readIncidentBody decodes and validates an incident body; it returns a nil input after it has

@@ -85,24 +85,30 @@ type Window struct {
 	UpdatedAt time.Time  `json:"updated_at"`
 }
 
-// FollowUp is a follow-up action as it travels. DueOn is a date, 2026-04-30.
+// FollowUpFields are what a client sends and reads back alike of a follow-up action. DueOn is
+// a date, 2026-04-30.
+type FollowUpFields struct {
+	Title        string   `json:"title"`
+	Description  string   `json:"description"`
+	Kind         string   `json:"kind"`
+	Priority     string   `json:"priority"`
+	Owner        string   `json:"owner"`
+	DueOn        *string  `json:"due_on"`
+	Status       string   `json:"status"`
+	TrackerURL   string   `json:"tracker_url"`
+	Verification string   `json:"verification"`
+	Factors      []string `json:"factors"`
+}
+
+// FollowUp is a stored follow-up action as it travels.
 type FollowUp struct {
-	ID           int64      `json:"id"`
-	IncidentID   int64      `json:"incident_id"`
-	Version      int        `json:"version"`
-	Title        string     `json:"title"`
-	Description  string     `json:"description"`
-	Kind         string     `json:"kind"`
-	Priority     string     `json:"priority"`
-	Owner        string     `json:"owner"`
-	DueOn        *string    `json:"due_on"`
-	Status       string     `json:"status"`
-	DoneAt       *time.Time `json:"done_at"`
-	TrackerURL   string     `json:"tracker_url"`
-	Verification string     `json:"verification"`
-	Factors      []string   `json:"factors"`
-	CreatedAt    time.Time  `json:"created_at"`
-	UpdatedAt    time.Time  `json:"updated_at"`
+	ID         int64 `json:"id"`
+	IncidentID int64 `json:"incident_id"`
+	Version    int   `json:"version"`
+	FollowUpFields
+	DoneAt    *time.Time `json:"done_at"`
+	CreatedAt time.Time  `json:"created_at"`
+	UpdatedAt time.Time  `json:"updated_at"`
 }
 
 // An Instant normalises the instants a format writes: the API writes them in UTC, the native
@@ -163,10 +169,12 @@ func FromModel(inc *models.Incident, at Instant) Incident {
 // FollowUpFromModel is the one conversion of a stored follow-up to its shape.
 func FollowUpFromModel(f *models.FollowUp, at Instant) FollowUp {
 	fu := FollowUp{
-		ID: f.ID, IncidentID: f.IncidentID, Version: f.Version, Title: f.Title, Description: f.Description,
-		Kind: f.Kind, Priority: f.Priority, Owner: f.Owner, Status: f.Status, DoneAt: at.ptr(f.DoneAt),
-		TrackerURL: f.TrackerURL, Verification: f.Verification, Factors: nonNil(f.FactorSlugs()),
-		CreatedAt: at(f.CreatedAt), UpdatedAt: at(f.UpdatedAt),
+		ID: f.ID, IncidentID: f.IncidentID, Version: f.Version,
+		FollowUpFields: FollowUpFields{
+			Title: f.Title, Description: f.Description, Kind: f.Kind, Priority: f.Priority, Owner: f.Owner,
+			Status: f.Status, TrackerURL: f.TrackerURL, Verification: f.Verification, Factors: nonNil(f.FactorSlugs()),
+		},
+		DoneAt: at.ptr(f.DoneAt), CreatedAt: at(f.CreatedAt), UpdatedAt: at(f.UpdatedAt),
 	}
 	if f.DueOn != nil {
 		// A date is stored as midnight; read it back in the zone it came out in.
@@ -251,20 +259,28 @@ func ParseDate(value string) (date *time.Time, ok bool) {
 }
 
 // Due reads the follow-up's due date; ok is false when it is not a date.
-func (f FollowUp) Due() (*time.Time, bool) {
+func (f FollowUpFields) Due() (*time.Time, bool) {
 	if f.DueOn == nil {
 		return nil, true
 	}
 	return ParseDate(*f.DueOn)
 }
 
-// Input is the follow-up input the follow-up makes, for the rules every follow-up is checked by.
-func (f FollowUp) Input() models.FollowUpInput {
+// Input is the follow-up input the fields make, for the rules every follow-up is checked by; a
+// due date that is not one is left out, for the caller to report (Due).
+func (f FollowUpFields) Input() models.FollowUpInput {
 	due, _ := f.Due()
 	return models.FollowUpInput{
 		Title: f.Title, Description: f.Description, Kind: f.Kind, Priority: f.Priority, Owner: f.Owner, DueOn: due,
-		Status: f.Status, DoneAt: f.DoneAt, TrackerURL: f.TrackerURL, Verification: f.Verification, Factors: f.Factors,
+		Status: f.Status, TrackerURL: f.TrackerURL, Verification: f.Verification, Factors: f.Factors,
 	}
+}
+
+// Input is the follow-up input the follow-up makes, its completion time included.
+func (f FollowUp) Input() models.FollowUpInput {
+	in := f.FollowUpFields.Input()
+	in.DoneAt = f.DoneAt
+	return in
 }
 
 // Model is the stored follow-up the shape holds, its factors by slug only.
