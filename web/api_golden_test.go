@@ -164,3 +164,17 @@ func TestAPIGoldenPost(t *testing.T) {
 		checkGolden(t, name, []byte(r.body))
 	}
 }
+
+// TestAPIGoldenParse pins the drafts POST /api/v1/incidents/parse reads from the seeds: the
+// shape POST /api/v1/incidents takes, with only what the text states.
+func TestAPIGoldenParse(t *testing.T) {
+	a := newApp(t)
+	for _, seed := range []string{"000", "001", "002", "003", "004"} {
+		body, _ := json.Marshal(map[string]string{"text": seedText(t, seed), "time_zone": "Europe/London"})
+		r := a.json(http.MethodPost, "/api/v1/incidents/parse", string(body))
+		if r.status != http.StatusOK {
+			t.Fatalf("seed %s: %d %s", seed, r.status, r.body)
+		}
+		checkGolden(t, "api_parse_seed"+seed+".json", []byte(r.body))
+	}
+}
