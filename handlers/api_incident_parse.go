@@ -115,8 +115,10 @@ func apiParsed(d pmparse.Draft, zone string) apiParseOutput {
 			RootCause: inc.RootCause, Trigger: inc.Trigger, Detection: inc.Detection, Response: inc.Response,
 			Lessons: inc.Lessons, TimeZone: zone, MilestoneDays: inc.MilestoneDays,
 		},
-		TriggeredAt: milestone("triggered_at"), StartedAt: milestone("started_at"), DetectedAt: milestone("detected_at"),
-		AcknowledgedAt: milestone("acknowledged_at"), MitigatedAt: milestone("mitigated_at"), ResolvedAt: milestone("resolved_at"),
+		Milestones: models.Milestones{
+			TriggeredAt: milestone("triggered_at"), StartedAt: milestone("started_at"), DetectedAt: milestone("detected_at"),
+			AcknowledgedAt: milestone("acknowledged_at"), MitigatedAt: milestone("mitigated_at"), ResolvedAt: milestone("resolved_at"),
+		},
 	}
 	if inc.DetectionMethod != "" {
 		draft.DetectionMethod = &inc.DetectionMethod

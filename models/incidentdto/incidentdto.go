@@ -44,21 +44,16 @@ type Incident struct {
 	ID      int64 `json:"id"`
 	Version int   `json:"version"`
 	Fields
-	TriggeredAt    *time.Time               `json:"triggered_at"`
-	StartedAt      *time.Time               `json:"started_at"`
-	DetectedAt     *time.Time               `json:"detected_at"`
-	AcknowledgedAt *time.Time               `json:"acknowledged_at"`
-	MitigatedAt    *time.Time               `json:"mitigated_at"`
-	ResolvedAt     *time.Time               `json:"resolved_at"`
-	PublishedAt    *time.Time               `json:"published_at"`
-	Sections       []models.IncidentSection `json:"sections"`
-	Source         string                   `json:"source"`
-	ExternalID     string                   `json:"external_id"`
-	Timeline       []Event                  `json:"timeline"`
-	ImpactWindows  []Window                 `json:"impact_windows"`
-	FollowUps      []FollowUp               `json:"follow_ups"`
-	CreatedAt      time.Time                `json:"created_at"`
-	UpdatedAt      time.Time                `json:"updated_at"`
+	models.Milestones
+	PublishedAt   *time.Time               `json:"published_at"`
+	Sections      []models.IncidentSection `json:"sections"`
+	Source        string                   `json:"source"`
+	ExternalID    string                   `json:"external_id"`
+	Timeline      []Event                  `json:"timeline"`
+	ImpactWindows []Window                 `json:"impact_windows"`
+	FollowUps     []FollowUp               `json:"follow_ups"`
+	CreatedAt     time.Time                `json:"created_at"`
+	UpdatedAt     time.Time                `json:"updated_at"`
 }
 
 // Event is a timeline event as it travels.
@@ -141,8 +136,7 @@ func FromModel(inc *models.Incident, at Instant) Incident {
 			MilestoneDays: nonNil(inc.DayMilestones()), PostmortemState: inc.PostmortemState, Public: inc.Public,
 			NearMiss: inc.NearMiss, Template: inc.TemplateSlug,
 		},
-		TriggeredAt: at.ptr(inc.TriggeredAt), StartedAt: at.ptr(inc.StartedAt), DetectedAt: at.ptr(inc.DetectedAt),
-		AcknowledgedAt: at.ptr(inc.AcknowledgedAt), MitigatedAt: at.ptr(inc.MitigatedAt), ResolvedAt: at.ptr(inc.ResolvedAt),
+		Milestones:  inc.Milestones().Map(at.ptr),
 		PublishedAt: at.ptr(inc.PublishedAt), Sections: inc.Sections, Source: inc.Source, ExternalID: inc.ExternalID,
 		Timeline: make([]Event, len(inc.Timeline)), ImpactWindows: make([]Window, len(inc.ImpactWindows)),
 		FollowUps: make([]FollowUp, len(inc.FollowUps)), CreatedAt: at(inc.CreatedAt), UpdatedAt: at(inc.UpdatedAt),
@@ -213,13 +207,12 @@ func (d *Incident) Model() *models.Incident {
 		ID: d.ID, Title: d.Title, Summary: d.Summary, Severity: d.Severity, Status: d.Status,
 		CustomerImpact: d.CustomerImpact, RootCause: d.RootCause, Trigger: d.Trigger, Detection: d.Detection,
 		Response: d.Response, Lessons: d.Lessons, TimeZone: d.TimeZone,
-		TriggeredAt: d.TriggeredAt, StartedAt: d.StartedAt, DetectedAt: d.DetectedAt,
-		AcknowledgedAt: d.AcknowledgedAt, MitigatedAt: d.MitigatedAt, ResolvedAt: d.ResolvedAt,
 		MilestoneDays: strings.Join(d.MilestoneDays, ","), PostmortemState: d.PostmortemState,
 		PublishedAt: d.PublishedAt, Public: d.Public, NearMiss: d.NearMiss, TemplateSlug: d.Template,
 		Source: d.Source, ExternalID: d.ExternalID, Version: d.Version, CreatedAt: d.CreatedAt, UpdatedAt: d.UpdatedAt,
 		Sections: d.Sections,
 	}
+	inc.SetMilestones(d.Milestones)
 	if d.DetectionMethod != nil {
 		inc.DetectionMethod = *d.DetectionMethod
 	}
