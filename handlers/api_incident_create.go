@@ -43,5 +43,5 @@ func (h *Handlers) APIIncidentCreate(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusCreated, withSources(apiIncident(inc, links), inc))
+	return c.JSON(http.StatusCreated, withSources(apiIncident(inc, links), inc).wire())
 }

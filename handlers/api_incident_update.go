@@ -53,5 +53,5 @@ func (h *Handlers) APIIncidentUpdate(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, withSources(apiIncident(inc, links), inc))
+	return c.JSON(http.StatusOK, withSources(apiIncident(inc, links), inc).wire())
 }

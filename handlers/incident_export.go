@@ -42,7 +42,7 @@ func (h *Handlers) IncidentExportJSON(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return exportJSON(c, inc, ".json", apiIncident(inc, links))
+	return exportJSON(c, inc, ".json", apiIncident(inc, links).wire())
 }
 
 // IncidentExportStatuspage serves the incident as one Statuspage v2 incident, as the status

@@ -95,11 +95,11 @@ var (
 		Nest("timeline", eventLayout).Nest("impact_windows", windowLayout).Nest("follow_ups", followUpLayout)
 )
 
+// incidentFields are an incident's fields without its MarshalJSON.
+type incidentFields incident
+
 // MarshalJSON writes the incident in the document's order.
-func (in incident) MarshalJSON() ([]byte, error) {
-	type plain incident
-	return incidentLayout.Marshal(plain(in))
-}
+func (in incident) MarshalJSON() ([]byte, error) { return incidentLayout.Marshal(incidentFields(in)) }
 
 // publication is one published version of a postmortem. Body is kept as the exact text stored
 // (the public postmortem as JSON), so a restore writes back the same bytes.
@@ -267,7 +267,8 @@ func writeIncidents(ctx context.Context, store *models.Store, out *bufio.Writer)
 			for _, v := range versions[batch[n].ID] {
 				row.PostmortemVersions = append(row.PostmortemVersions, publication{v.ID, v.Version, instant(v.PublishedAt), v.PublishedByID, v.PublishedBy, v.Body})
 			}
-			if err := writeElement(out, row); err != nil {
+			// The layout's own value: encoding/json writes it without reading a MarshalJSON's bytes again.
+			if err := writeElement(out, incidentLayout.Value(incidentFields(row))); err != nil {
 				return err
 			}
 		}
