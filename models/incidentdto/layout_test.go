@@ -36,6 +36,21 @@ func TestLayout(t *testing.T) {
 	if _, err := incidentdto.NewLayout("z", "y", "x", "items").Marshal(record{}); err == nil || !strings.Contains(err.Error(), `"gone"`) {
 		t.Errorf("a key with no place: err = %v", err)
 	}
+	if _, err := incidentdto.NewLayout("z", "y", "x", "items", "gone", "typo").Marshal(record{}); err == nil || !strings.Contains(err.Error(), `"typo"`) {
+		t.Errorf("a key the type lacks: err = %v", err)
+	}
+	// A field of the outer struct hides the embedded one of the same name, as in encoding/json.
+	type outer struct {
+		record
+		Z int `json:"z"`
+	}
+	got, err = layout.Marshal(outer{record: record{Z: "inner"}, Z: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"items":null,"y":null,"z":7}`; string(got) != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
 }
 
 // TestModelRoundTrip: an incident turned into its shape and back is the incident it was, its
