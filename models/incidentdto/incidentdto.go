@@ -1,7 +1,7 @@
 // Package incidentdto is the shape an incident travels in as JSON, written once: the fields, the
-// records nested in it and their conversions to and from models.Incident. The JSON API and the
-// native backup build on it; each writes it in its own order, with its own rules for empty
-// values (Layout), and adds what only it carries.
+// records nested in it and their conversions to and from models.Incident. The JSON API, the
+// draft its parse endpoint suggests and the native backup build on it; each writes it in its own
+// order, with its own rules for empty values (Layout), and adds what only it carries.
 package incidentdto
 
 import (
