@@ -8,70 +8,56 @@ import (
 	"net/http"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/labstack/echo/v4"
 
 	"hindsight/models"
+	"hindsight/models/incidentdto"
 )
 
-// APIIncident is an incident as the JSON API v1 shows it.
+// APIIncident is an incident as the JSON API v1 shows it: the shared shape with the incident's
+// links, its milestones' sources, its figures and its warnings.
 type APIIncident struct {
-	ID              int64      `json:"id"`
-	Version         int        `json:"version"`
-	Title           string     `json:"title"`
-	Summary         string     `json:"summary"`
-	Severity        string     `json:"severity"`
-	Status          string     `json:"status"`
-	DetectionMethod *string    `json:"detection_method"`
-	Services        []string   `json:"services"`
-	Regions         []string   `json:"regions"`
-	Factors         []string   `json:"factors"`
-	Links           []APILink  `json:"links"`
-	LinkedFrom      []APILink  `json:"linked_from"`
-	CustomerImpact  string     `json:"customer_impact"`
-	RootCause       string     `json:"root_cause"`
-	Trigger         string     `json:"trigger"`
-	Detection       string     `json:"detection"`
-	Response        string     `json:"response"`
-	Lessons         string     `json:"lessons"`
-	TimeZone        string     `json:"time_zone"`
-	TriggeredAt     *time.Time `json:"triggered_at"`
-	StartedAt       *time.Time `json:"started_at"`
-	DetectedAt      *time.Time `json:"detected_at"`
-	AcknowledgedAt  *time.Time `json:"acknowledged_at"`
-	MitigatedAt     *time.Time `json:"mitigated_at"`
-	ResolvedAt      *time.Time `json:"resolved_at"`
-	// MilestoneDays names the milestones known only to the day ("triggered_at"): their time is
-	// the day's start in the incident's zone, and their figures are approximate.
-	MilestoneDays   []string     `json:"milestone_days"`
-	PostmortemState string       `json:"postmortem_state"`
-	PublishedAt     *time.Time   `json:"published_at"`
-	Public          bool         `json:"public"`
-	NearMiss        bool         `json:"near_miss"`
-	Template        string       `json:"template"`
-	Sections        []APISection `json:"sections"`
-	Source          string       `json:"source,omitempty"`
-	ExternalID      string       `json:"external_id,omitempty"`
+	incidentdto.Incident
+	Links      []APILink `json:"links"`
+	LinkedFrom []APILink `json:"linked_from"`
 	// MilestoneSources says, by milestone, where each recorded time came from: typed (with the
 	// person), imported (with the file or status page), alert (with the integration and the
 	// alert), pasted. Null in the list, which does not load them.
 	MilestoneSources map[string]models.MilestoneSource `json:"milestone_sources"`
-	Timeline         []APIEvent                        `json:"timeline"`
-	ImpactWindows    []APIWindow                       `json:"impact_windows"`
-	FollowUps        []APIFollowUp                     `json:"follow_ups"`
 	Metrics          APIMetrics                        `json:"metrics"`
 	Warnings         []string                          `json:"warnings"`
-	CreatedAt        time.Time                         `json:"created_at"`
-	UpdatedAt        time.Time                         `json:"updated_at"`
 }
 
-// APISection is one of a template's extra sections of the incident.
-type APISection struct {
-	Slug    string `json:"slug"`
-	Heading string `json:"heading"`
-	Body    string `json:"body"`
-	Public  bool   `json:"public"`
+// The API's order of the keys; every value is written, empty or not, but for an incident's
+// source and external id, which only imported incidents have.
+var (
+	apiEventLayout    = incidentdto.NewLayout("id", "at", "kind", "status,omitempty", "body", "public").Drop("created_at", "updated_at")
+	apiWindowLayout   = incidentdto.NewLayout("id", "started_at", "ended_at", "level", "note", "services").Drop("created_at", "updated_at")
+	apiFollowUpLayout = incidentdto.NewLayout("id", "version", "title", "description", "kind", "priority", "owner",
+		"due_on", "status", "done_at", "tracker_url", "verification", "factors", "incident_id").Drop("created_at", "updated_at")
+	apiIncidentLayout = incidentdto.NewLayout("id", "version", "title", "summary", "severity", "status", "detection_method",
+		"services", "regions", "factors", "links", "linked_from", "customer_impact", "root_cause", "trigger", "detection",
+		"response", "lessons", "time_zone", "triggered_at", "started_at", "detected_at", "acknowledged_at", "mitigated_at",
+		"resolved_at", "milestone_days", "postmortem_state", "published_at", "public", "near_miss", "template", "sections",
+		"source,omitempty", "external_id,omitempty", "milestone_sources", "timeline", "impact_windows", "follow_ups",
+		"metrics", "warnings", "created_at", "updated_at").
+		Nest("timeline", apiEventLayout).Nest("impact_windows", apiWindowLayout).Nest("follow_ups", apiFollowUpLayout)
+)
+
+// apiIncidentFields are an APIIncident's fields without its MarshalJSON.
+type apiIncidentFields APIIncident
+
+// MarshalJSON writes the incident in the API's order.
+func (a APIIncident) MarshalJSON() ([]byte, error) {
+	return apiIncidentLayout.Marshal(apiIncidentFields(a))
 }
+
+// wire is the incident in the API's order as a value encoding/json writes directly, which the
+// handlers answer with: twice as fast as through MarshalJSON, whose bytes encoding/json reads
+// again.
+func (a APIIncident) wire() any { return apiIncidentLayout.Value(apiIncidentFields(a)) }
 
 // APILink is a link in the API: the kind and the incident at the other end.
 type APILink struct {
@@ -79,43 +65,14 @@ type APILink struct {
 	IncidentID int64  `json:"incident_id"`
 }
 
-// APIEvent is a timeline event in the API.
-type APIEvent struct {
-	ID     int64     `json:"id"`
-	At     time.Time `json:"at"`
-	Kind   string    `json:"kind"`
-	Status string    `json:"status,omitempty"`
-	Body   string    `json:"body"`
-	Public bool      `json:"public"`
-}
-
-// APIWindow is an impact window in the API.
-type APIWindow struct {
-	ID        int64      `json:"id"`
-	StartedAt time.Time  `json:"started_at"`
-	EndedAt   *time.Time `json:"ended_at"`
-	Level     string     `json:"level"`
-	Note      string     `json:"note"`
-	Services  []string   `json:"services"`
-}
-
 // APIFollowUp is a follow-up action in the API.
-type APIFollowUp struct {
-	ID           int64      `json:"id"`
-	Version      int        `json:"version"`
-	Title        string     `json:"title"`
-	Description  string     `json:"description"`
-	Kind         string     `json:"kind"`
-	Priority     string     `json:"priority"`
-	Owner        string     `json:"owner"`
-	DueOn        *string    `json:"due_on"`
-	Status       string     `json:"status"`
-	DoneAt       *time.Time `json:"done_at"`
-	TrackerURL   string     `json:"tracker_url"`
-	Verification string     `json:"verification"`
-	Factors      []string   `json:"factors"`
-	IncidentID   int64      `json:"incident_id"`
-}
+type APIFollowUp struct{ incidentdto.FollowUp }
+
+// MarshalJSON writes the follow-up in the API's order.
+func (f APIFollowUp) MarshalJSON() ([]byte, error) { return apiFollowUpLayout.Marshal(f.FollowUp) }
+
+// wire is the follow-up in the API's order as a value encoding/json writes directly.
+func (f APIFollowUp) wire() any { return apiFollowUpLayout.Value(f.FollowUp) }
 
 // APIMetrics are the figures of DESIGN §2 in seconds, null when not recorded.
 type APIMetrics struct {
@@ -134,27 +91,14 @@ type APIMetrics struct {
 func apiIncident(inc *models.Incident, links []models.LinkedIncident) APIIncident {
 	m := models.ComputeMetrics(inc)
 	out := APIIncident{
-		ID: inc.ID, Version: inc.Version, Title: inc.Title, Summary: inc.Summary, Severity: inc.Severity,
-		Status: inc.Status, Services: nonNil(inc.ServiceNames()), Regions: nonNil(inc.RegionNames()),
-		Factors: nonNil(inc.FactorSlugs()), Links: []APILink{}, LinkedFrom: []APILink{},
-		CustomerImpact: inc.CustomerImpact, RootCause: inc.RootCause, Trigger: inc.Trigger,
-		Detection: inc.Detection, Response: inc.Response, Lessons: inc.Lessons, TimeZone: inc.TimeZone,
-		TriggeredAt: inc.TriggeredAt, StartedAt: inc.StartedAt, DetectedAt: inc.DetectedAt,
-		AcknowledgedAt: inc.AcknowledgedAt, MitigatedAt: inc.MitigatedAt, ResolvedAt: inc.ResolvedAt,
-		MilestoneDays:   nonNil(inc.DayMilestones()),
-		PostmortemState: inc.PostmortemState, PublishedAt: inc.PublishedAt, Public: inc.Public,
-		Source: inc.Source, ExternalID: inc.ExternalID, NearMiss: inc.NearMiss, Template: inc.TemplateSlug, Sections: []APISection{},
-		Timeline: []APIEvent{}, ImpactWindows: []APIWindow{}, FollowUps: []APIFollowUp{}, Warnings: []string{},
-		CreatedAt: inc.CreatedAt.UTC(), UpdatedAt: inc.UpdatedAt.UTC(),
+		Incident: incidentdto.FromModel(inc, incidentdto.UTC),
+		Links:    []APILink{}, LinkedFrom: []APILink{}, Warnings: []string{},
 		Metrics: APIMetrics{
 			TimeToDetect: m.TimeToDetect.Seconds(), TimeToAcknowledge: m.TimeToAcknowledge.Seconds(),
 			TimeToMitigate: m.TimeToMitigate.Seconds(), TimeToResolve: m.TimeToResolve.Seconds(),
 			Latent: m.Latent.Seconds(), TimeToFirstPublicUpdate: m.TimeToFirstPublicUpdate.Seconds(),
 			Impact: m.Impact.Seconds(), Invalid: m.Invalid(), Approximate: m.Approximate(),
 		},
-	}
-	if inc.DetectionMethod != "" {
-		out.DetectionMethod = &inc.DetectionMethod
 	}
 	for _, w := range inc.Milestones().OrderWarnings() {
 		out.Warnings = append(out.Warnings, w.Message)
@@ -165,18 +109,6 @@ func apiIncident(inc *models.Incident, links []models.LinkedIncident) APIInciden
 		} else {
 			out.LinkedFrom = append(out.LinkedFrom, APILink{l.Kind, l.OtherID})
 		}
-	}
-	for _, sec := range inc.Sections {
-		out.Sections = append(out.Sections, APISection{sec.Slug, sec.Heading, sec.Body, sec.Public})
-	}
-	for _, ev := range inc.Timeline {
-		out.Timeline = append(out.Timeline, APIEvent{ev.ID, ev.At.UTC(), ev.Kind, ev.Status, ev.Body, ev.Public})
-	}
-	for _, w := range inc.ImpactWindows {
-		out.ImpactWindows = append(out.ImpactWindows, APIWindow{w.ID, w.StartedAt.UTC(), utcPtr(w.EndedAt), w.Level, w.Note, nonNil(w.ServiceNames())})
-	}
-	for n := range inc.FollowUps {
-		out.FollowUps = append(out.FollowUps, apiFollowUp(&inc.FollowUps[n]))
 	}
 	return out
 }
@@ -199,57 +131,22 @@ func utcPtr(t *time.Time) *time.Time {
 	return &u
 }
 
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
-}
-
 func apiFollowUp(f *models.FollowUp) APIFollowUp {
-	fu := APIFollowUp{
-		ID: f.ID, Version: f.Version, Title: f.Title, Description: f.Description, Kind: f.Kind,
-		Priority: f.Priority, Owner: f.Owner, Status: f.Status, DoneAt: utcPtr(f.DoneAt),
-		TrackerURL: f.TrackerURL, Verification: f.Verification, Factors: nonNil(f.FactorSlugs()), IncidentID: f.IncidentID,
-	}
-	if f.DueOn != nil {
-		due := f.DueOn.UTC().Format(time.DateOnly)
-		fu.DueOn = &due
-	}
-	return fu
+	return APIFollowUp{incidentdto.FollowUpFromModel(f, incidentdto.UTC)}
 }
 
 // apiIncidentInput is the body of POST and PUT /api/v1/incidents. Times are strings so that a
 // malformed one gets a message naming its field rather than a generic decode error.
 type apiIncidentInput struct {
-	Version         int                 `json:"version"`
-	Title           string              `json:"title"`
-	Summary         string              `json:"summary"`
-	Severity        string              `json:"severity"`
-	Status          string              `json:"status"`
-	DetectionMethod *string             `json:"detection_method"`
-	Services        []string            `json:"services"`
-	Regions         []string            `json:"regions"`
-	Factors         []string            `json:"factors"`
-	Links           *[]models.LinkInput `json:"links"`
-	CustomerImpact  string              `json:"customer_impact"`
-	RootCause       string              `json:"root_cause"`
-	Trigger         string              `json:"trigger"`
-	Detection       string              `json:"detection"`
-	Response        string              `json:"response"`
-	Lessons         string              `json:"lessons"`
-	TimeZone        string              `json:"time_zone"`
-	TriggeredAt     *string             `json:"triggered_at"`
-	StartedAt       *string             `json:"started_at"`
-	DetectedAt      *string             `json:"detected_at"`
-	AcknowledgedAt  *string             `json:"acknowledged_at"`
-	MitigatedAt     *string             `json:"mitigated_at"`
-	ResolvedAt      *string             `json:"resolved_at"`
-	MilestoneDays   []string            `json:"milestone_days"`
-	PostmortemState string              `json:"postmortem_state"`
-	Public          bool                `json:"public"`
-	NearMiss        bool                `json:"near_miss"`
-	Template        string              `json:"template"`
+	Version int `json:"version"`
+	incidentdto.Fields
+	Links          *[]models.LinkInput `json:"links"`
+	TriggeredAt    *string             `json:"triggered_at"`
+	StartedAt      *string             `json:"started_at"`
+	DetectedAt     *string             `json:"detected_at"`
+	AcknowledgedAt *string             `json:"acknowledged_at"`
+	MitigatedAt    *string             `json:"mitigated_at"`
+	ResolvedAt     *string             `json:"resolved_at"`
 	// PublishAnyway and PublishReason publish over the publish check's findings (an admin's
 	// call, recorded in the history), as "Publish anyway" does on the postmortem page.
 	PublishAnyway bool   `json:"publish_anyway"`
@@ -278,19 +175,10 @@ type apiWindowInput struct {
 }
 
 type apiFollowUpInput struct {
-	Version      int      `json:"version"`
-	IncidentID   int64    `json:"incident_id"`
-	Factors      []string `json:"factors"`
-	Title        string   `json:"title"`
-	Description  string   `json:"description"`
-	Kind         string   `json:"kind"`
-	Priority     string   `json:"priority"`
-	Owner        string   `json:"owner"`
-	DueOn        *string  `json:"due_on"`
-	Status       string   `json:"status"`
-	DoneAt       *string  `json:"done_at"` // RFC 3339; empty when marked done now
-	TrackerURL   string   `json:"tracker_url"`
-	Verification string   `json:"verification"`
+	Version    int   `json:"version"`
+	IncidentID int64 `json:"incident_id"`
+	incidentdto.FollowUpFields
+	DoneAt *string `json:"done_at"` // RFC 3339; empty when marked done now
 }
 
 // rfc3339 reads an API time; offsets are accepted and the result is UTC.
@@ -310,16 +198,8 @@ func rfc3339(value *string, field string, errs *models.FieldErrors) *time.Time {
 // toInput converts and validates the body, returning every problem with its field path.
 func (b apiIncidentInput) toInput() (models.IncidentInput, models.Children, models.FieldErrors) {
 	var errs models.FieldErrors
-	in := models.IncidentInput{
-		Title: strings.TrimSpace(b.Title), Summary: b.Summary, Severity: b.Severity, Status: b.Status,
-		CustomerImpact: b.CustomerImpact, RootCause: b.RootCause, Trigger: b.Trigger, Detection: b.Detection,
-		Response: b.Response, Lessons: b.Lessons, TimeZone: b.TimeZone, PostmortemState: b.PostmortemState,
-		Public: b.Public, Services: b.Services, Regions: b.Regions, Factors: b.Factors,
-		NearMiss: b.NearMiss, Template: b.Template, Sections: b.Sections, MilestoneDays: b.MilestoneDays,
-	}
-	if b.DetectionMethod != nil {
-		in.DetectionMethod = *b.DetectionMethod
-	}
+	in := b.Fields.Input()
+	in.Title, in.Sections = strings.TrimSpace(in.Title), b.Sections
 	if in.TimeZone == "" {
 		in.TimeZone = "UTC"
 	}
@@ -385,16 +265,10 @@ func (b apiIncidentInput) toInput() (models.IncidentInput, models.Children, mode
 // toInput converts and validates a follow-up body.
 func (f apiFollowUpInput) toInput() (models.FollowUpInput, models.FieldErrors) {
 	var errs models.FieldErrors
-	in := models.FollowUpInput{
-		Title: strings.TrimSpace(f.Title), Description: f.Description, Kind: f.Kind, Priority: f.Priority, Owner: strings.TrimSpace(f.Owner),
-		Status: f.Status, TrackerURL: strings.TrimSpace(f.TrackerURL), Verification: f.Verification, Factors: f.Factors,
-	}
-	if f.DueOn != nil && *f.DueOn != "" {
-		if d, err := time.Parse(time.DateOnly, *f.DueOn); err == nil {
-			in.DueOn = &d
-		} else {
-			errs.Add("due_on", "Not a date; write it as 2026-04-30.")
-		}
+	in := f.FollowUpFields.Input()
+	in.Title, in.Owner, in.TrackerURL = strings.TrimSpace(in.Title), strings.TrimSpace(in.Owner), strings.TrimSpace(in.TrackerURL)
+	if _, ok := f.Due(); !ok {
+		errs.Add("due_on", "Not a date; write it as 2026-04-30.")
 	}
 	if in.Status == "done" {
 		in.DoneAt = rfc3339(f.DoneAt, "done_at", &errs)
@@ -438,7 +312,7 @@ func decodeJSON(c echo.Context, dst any) (models.FieldErrors, error) {
 	case errors.As(err, &maxErr):
 		return nil, echo.NewHTTPError(http.StatusRequestEntityTooLarge, "The request body is larger than 1 MiB.")
 	case errors.As(err, &typeErr):
-		field := typeErr.Field
+		field := jsonPath(typeErr.Field)
 		if field == "" {
 			field = "body"
 		}
@@ -447,6 +321,20 @@ func decodeJSON(c echo.Context, dst any) (models.FieldErrors, error) {
 		return nil, echo.NewHTTPError(http.StatusBadRequest, "The request body is empty; send a JSON object.")
 	}
 	return nil, echo.NewHTTPError(http.StatusBadRequest, "The request body is not valid JSON: "+err.Error())
+}
+
+// jsonPath is a decode error's field path as the JSON has it. encoding/json names an embedded
+// struct by its Go name (Fields.title, follow_ups.FollowUpFields.due_on), a level the JSON does
+// not have; the API's own keys are all lower case, so a capitalised step is one of those.
+func jsonPath(path string) string {
+	steps := strings.Split(path, ".")
+	kept := steps[:0]
+	for _, step := range steps {
+		if step != "" && !unicode.IsUpper(rune(step[0])) {
+			kept = append(kept, step)
+		}
+	}
+	return strings.Join(kept, ".")
 }
 
 // readIncidentBody decodes and validates an incident body; it returns a nil input after it has

@@ -42,9 +42,9 @@ func (h *Handlers) APIFollowUpList(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out := make([]APIFollowUp, len(items))
+	out := make([]any, len(items))
 	for n := range items {
-		out[n] = apiFollowUp(&items[n])
+		out[n] = apiFollowUp(&items[n]).wire()
 	}
 	return c.JSON(http.StatusOK, map[string]any{
 		"follow_ups": out, "total": counts.Total, "limit": filter.Limit, "offset": filter.Offset,
@@ -118,7 +118,7 @@ func (h *Handlers) apiFollowUpResponse(c echo.Context, status int, id int64) err
 	if err != nil {
 		return err
 	}
-	return c.JSON(status, apiFollowUp(f))
+	return c.JSON(status, apiFollowUp(f).wire())
 }
 
 // APIFactorList answers GET /api/v1/factors with the taxonomy.

@@ -39,5 +39,5 @@ func (h *Handlers) APIIncidentCreate(c echo.Context) error {
 	}
 	h.Similar.Queue(inc.ID)
 	c.Response().Header().Set(echo.HeaderLocation, "/api/v1/incidents/"+itoa(inc.ID))
-	return c.JSON(http.StatusCreated, withSources(apiIncident(inc, inc.Links), inc))
+	return c.JSON(http.StatusCreated, withSources(apiIncident(inc, inc.Links), inc).wire())
 }

@@ -12,5 +12,5 @@ func (h *Handlers) APIIncidentGet(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, withSources(apiIncident(inc, inc.Links), inc))
+	return c.JSON(http.StatusOK, withSources(apiIncident(inc, inc.Links), inc).wire())
 }

@@ -50,9 +50,9 @@ func (h *Handlers) APIIncidentList(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out := make([]APIIncident, len(incidents))
+	out := make([]any, len(incidents))
 	for n := range incidents {
-		out[n] = apiIncident(&incidents[n], links[incidents[n].ID])
+		out[n] = apiIncident(&incidents[n], links[incidents[n].ID]).wire()
 	}
 	return c.JSON(http.StatusOK, map[string]any{"incidents": out, "total": total, "limit": limit, "offset": offset})
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"hindsight/models"
+	"hindsight/models/incidentdto"
 	"hindsight/models/pmparse"
 )
 
@@ -17,50 +18,30 @@ type apiParseInput struct {
 	TimeZone string  `json:"time_zone"`
 }
 
-// apiParsedIncident is a draft in the shape POST /api/v1/incidents takes; what the text does not
-// state is absent.
-type apiParsedIncident struct {
-	Title           string              `json:"title,omitempty"`
-	Summary         string              `json:"summary,omitempty"`
-	Status          string              `json:"status,omitempty"`
-	DetectionMethod *string             `json:"detection_method,omitempty"`
-	CustomerImpact  string              `json:"customer_impact,omitempty"`
-	RootCause       string              `json:"root_cause,omitempty"`
-	Trigger         string              `json:"trigger,omitempty"`
-	Detection       string              `json:"detection,omitempty"`
-	Response        string              `json:"response,omitempty"`
-	Lessons         string              `json:"lessons,omitempty"`
-	TimeZone        string              `json:"time_zone"`
-	TriggeredAt     *string             `json:"triggered_at,omitempty"`
-	StartedAt       *string             `json:"started_at,omitempty"`
-	DetectedAt      *string             `json:"detected_at,omitempty"`
-	AcknowledgedAt  *string             `json:"acknowledged_at,omitempty"`
-	MitigatedAt     *string             `json:"mitigated_at,omitempty"`
-	ResolvedAt      *string             `json:"resolved_at,omitempty"`
-	MilestoneDays   []string            `json:"milestone_days,omitempty"`
-	Timeline        []apiParsedEvent    `json:"timeline,omitempty"`
-	FollowUps       []apiParsedFollowUp `json:"follow_ups,omitempty"`
-	ImpactWindows   []apiParsedWindow   `json:"impact_windows,omitempty"`
-}
+// apiParsedIncident is a draft in the shape POST /api/v1/incidents takes, the shared shape
+// written with only what the text states: everything else is absent.
+type apiParsedIncident struct{ incidentdto.Incident }
 
-type apiParsedWindow struct {
-	StartedAt string `json:"started_at"`
-	EndedAt   string `json:"ended_at"`
-	Level     string `json:"level"`
-	Note      string `json:"note,omitempty"`
-}
+// The draft's layout: the keys a text can state, in this order, each absent when empty.
+var (
+	parsedEventLayout    = incidentdto.NewLayout("at", "kind", "status,omitempty", "body", "public").Drop("id", "created_at", "updated_at")
+	parsedWindowLayout   = incidentdto.NewLayout("started_at", "ended_at", "level", "note,omitempty").Drop("id", "services", "created_at", "updated_at")
+	parsedFollowUpLayout = incidentdto.NewLayout("title", "description,omitempty").Drop("id", "incident_id", "version", "kind",
+		"priority", "owner", "due_on", "status", "done_at", "tracker_url", "verification", "factors", "created_at", "updated_at")
+	parsedIncidentLayout = incidentdto.NewLayout("title,omitempty", "summary,omitempty", "status,omitempty",
+		"detection_method,omitempty", "customer_impact,omitempty", "root_cause,omitempty", "trigger,omitempty",
+		"detection,omitempty", "response,omitempty", "lessons,omitempty", "time_zone", "triggered_at,omitempty",
+		"started_at,omitempty", "detected_at,omitempty", "acknowledged_at,omitempty", "mitigated_at,omitempty",
+		"resolved_at,omitempty", "milestone_days,omitempty", "timeline,omitempty", "follow_ups,omitempty",
+		"impact_windows,omitempty").
+		Drop("id", "version", "severity", "services", "regions", "factors", "postmortem_state", "public", "near_miss",
+			"template", "published_at", "sections", "source", "external_id", "created_at", "updated_at").
+		Nest("timeline", parsedEventLayout).Nest("impact_windows", parsedWindowLayout).Nest("follow_ups", parsedFollowUpLayout)
+)
 
-type apiParsedEvent struct {
-	At     string `json:"at"`
-	Kind   string `json:"kind"`
-	Status string `json:"status,omitempty"`
-	Body   string `json:"body"`
-	Public bool   `json:"public"`
-}
-
-type apiParsedFollowUp struct {
-	Title       string `json:"title"`
-	Description string `json:"description,omitempty"`
+// MarshalJSON writes the draft in its layout.
+func (p apiParsedIncident) MarshalJSON() ([]byte, error) {
+	return parsedIncidentLayout.Marshal(p.Incident)
 }
 
 // apiReading is another reading of a milestone the text supports.
@@ -118,38 +99,41 @@ func parseZone(name string) (*time.Location, models.FieldErrors) {
 
 func apiParsed(d pmparse.Draft, zone string) apiParseOutput {
 	inc := d.Incident
-	out := apiParseOutput{
-		Incident: apiParsedIncident{
-			Title: inc.Title, Summary: inc.Summary, Status: inc.Status, CustomerImpact: inc.CustomerImpact,
-			RootCause: inc.RootCause, Trigger: inc.Trigger, Detection: inc.Detection, Response: inc.Response,
-			Lessons: inc.Lessons, TimeZone: zone,
-		},
-		Evidence: d.Evidence,
-	}
-	if inc.DetectionMethod != "" {
-		out.Incident.DetectionMethod = &inc.DetectionMethod
-	}
-	stamp := func(field string) *string {
+	// Text states times to the minute; a pasted status page's milliseconds are not kept.
+	second := func(t time.Time) time.Time { return t.UTC().Truncate(time.Second) }
+	milestone := func(field string) *time.Time {
 		at, ok := inc.Milestones[field]
 		if !ok {
 			return nil
 		}
-		s := at.UTC().Format(time.RFC3339)
-		return &s
+		at = second(at)
+		return &at
 	}
-	o := &out.Incident
-	o.TriggeredAt, o.StartedAt, o.DetectedAt = stamp("triggered_at"), stamp("started_at"), stamp("detected_at")
-	o.AcknowledgedAt, o.MitigatedAt, o.ResolvedAt = stamp("acknowledged_at"), stamp("mitigated_at"), stamp("resolved_at")
-	o.MilestoneDays = inc.MilestoneDays
+	draft := incidentdto.Incident{
+		Fields: incidentdto.Fields{
+			Title: inc.Title, Summary: inc.Summary, Status: inc.Status, CustomerImpact: inc.CustomerImpact,
+			RootCause: inc.RootCause, Trigger: inc.Trigger, Detection: inc.Detection, Response: inc.Response,
+			Lessons: inc.Lessons, TimeZone: zone, MilestoneDays: inc.MilestoneDays,
+		},
+		Milestones: models.Milestones{
+			TriggeredAt: milestone("triggered_at"), StartedAt: milestone("started_at"), DetectedAt: milestone("detected_at"),
+			AcknowledgedAt: milestone("acknowledged_at"), MitigatedAt: milestone("mitigated_at"), ResolvedAt: milestone("resolved_at"),
+		},
+	}
+	if inc.DetectionMethod != "" {
+		draft.DetectionMethod = &inc.DetectionMethod
+	}
 	for _, e := range inc.Timeline {
-		o.Timeline = append(o.Timeline, apiParsedEvent{At: e.At.UTC().Format(time.RFC3339), Kind: e.Kind, Status: e.Status, Body: e.Body, Public: e.Public})
+		draft.Timeline = append(draft.Timeline, incidentdto.Event{At: second(e.At), Kind: e.Kind, Status: e.Status, Body: e.Body, Public: e.Public})
 	}
 	for _, w := range inc.Windows {
-		o.ImpactWindows = append(o.ImpactWindows, apiParsedWindow{StartedAt: w.StartedAt.UTC().Format(time.RFC3339), EndedAt: w.EndedAt.UTC().Format(time.RFC3339), Level: w.Level, Note: w.Note})
+		ended := second(w.EndedAt)
+		draft.ImpactWindows = append(draft.ImpactWindows, incidentdto.Window{StartedAt: second(w.StartedAt), EndedAt: &ended, Level: w.Level, Note: w.Note})
 	}
 	for _, f := range inc.FollowUps {
-		o.FollowUps = append(o.FollowUps, apiParsedFollowUp{Title: f.Title, Description: f.Description})
+		draft.FollowUps = append(draft.FollowUps, incidentdto.FollowUp{FollowUpFields: incidentdto.FollowUpFields{Title: f.Title, Description: f.Description}})
 	}
+	out := apiParseOutput{Incident: apiParsedIncident{draft}, Evidence: d.Evidence}
 	for field, readings := range d.Alternatives {
 		if out.Alternatives == nil {
 			out.Alternatives = map[string][]apiReading{}

@@ -49,5 +49,5 @@ func (h *Handlers) APIIncidentUpdate(c echo.Context) error {
 		}
 	}
 	h.Similar.Queue(inc.ID)
-	return c.JSON(http.StatusOK, withSources(apiIncident(inc, inc.Links), inc))
+	return c.JSON(http.StatusOK, withSources(apiIncident(inc, inc.Links), inc).wire())
 }

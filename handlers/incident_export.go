@@ -16,14 +16,20 @@ import (
 // in the seeds' shape, the JSON API's representation, and Statuspage v2 JSON. They are internal
 // records, downloaded as files; the public sees only the status page.
 
-// IncidentExportMarkdown serves the incident as a Markdown postmortem.
+// IncidentExportMarkdown serves the incident as a Markdown postmortem. A downloaded file has no
+// address to resolve a relative link against, so its images point at the app's absolute address,
+// which serves them to those signed in, as the incident page does.
 func (h *Handlers) IncidentExportMarkdown(c echo.Context) error {
 	inc, err := h.loadIncident(c)
 	if err != nil {
 		return err
 	}
+	base, err := h.siteBase(c.Request().Context())
+	if err != nil {
+		return err
+	}
 	attachment(c, inc, ".md")
-	return c.Blob(http.StatusOK, "text/markdown; charset=utf-8", []byte(mdexport.Render(inc)))
+	return c.Blob(http.StatusOK, "text/markdown; charset=utf-8", []byte(models.ImageLinks(mdexport.Render(inc), base)))
 }
 
 // IncidentExportJSON serves the incident as the JSON API shows it.
@@ -32,7 +38,7 @@ func (h *Handlers) IncidentExportJSON(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return exportJSON(c, inc, ".json", apiIncident(inc, inc.Links))
+	return exportJSON(c, inc, ".json", apiIncident(inc, inc.Links).wire())
 }
 
 // IncidentExportStatuspage serves the incident as one Statuspage v2 incident, as the status

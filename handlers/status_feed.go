@@ -51,7 +51,8 @@ func (h *Handlers) StatusFeed(c echo.Context) error {
 					updated = ev.At
 				}
 				fmt.Fprintf(&content, "<p><strong>%s</strong> · %s</p>\n", html.EscapeString(templates.UpdateLabel(ev)), html.EscapeString(templates.StatusWhen(ev.At, loc)))
-				content.WriteString(templates.RenderMarkdown(ev.Body))
+				// A feed reader resolves no relative link: the images at the status page's address.
+				content.WriteString(templates.RenderMarkdown(models.ImageLinks(ev.Body, page)))
 			}
 			pm, err := publishedPostmortem(inc, versions, loc)
 			if err != nil {

@@ -14,6 +14,7 @@ import (
 	_ "image/png"  // or a PNG
 	"regexp"
 	"strconv"
+	"strings"
 	"time"
 
 	"gorm.io/gorm"
@@ -181,6 +182,22 @@ func (s *Store) Image(ctx context.Context, id int64) (*IncidentImage, error) {
 
 // imageRef finds the images a Markdown text refers to by the app's address.
 var imageRef = regexp.MustCompile(`/images/([0-9]+)\b`)
+
+// imageLinkStart finds the app's image addresses where Markdown links or images start,
+// ![graph](/images/12) and [graph](</images/12>).
+var imageLinkStart = regexp.MustCompile(`(\]\(\s*<?)/images/`)
+
+// ImageLinks points the image addresses of a Markdown text at prefix: "/status" for the status
+// page's own image route, the status page's absolute address for readers elsewhere (a feed
+// reader, a Statuspage client), who can resolve neither a relative link nor the app's route,
+// which needs a sign-in. It changes addresses only; which images the public may see is the
+// status image route's to decide (PublicImage), and public text refers to no other.
+func ImageLinks(markdown, prefix string) string {
+	if !strings.Contains(markdown, "/images/") {
+		return markdown
+	}
+	return imageLinkStart.ReplaceAllString(markdown, "${1}"+strings.ReplaceAll(prefix, "$", "$$")+"/images/")
+}
 
 // refersToImage tells whether a text refers to the image by its address.
 func refersToImage(text string, id int64) bool {

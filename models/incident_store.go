@@ -576,9 +576,7 @@ func applyIncidentInput(inc *Incident, in IncidentInput) {
 	inc.Public = in.Public
 	inc.NearMiss = in.NearMiss
 	inc.TemplateSlug = in.Template
-	m := in.Milestones
-	inc.TriggeredAt, inc.StartedAt, inc.DetectedAt = utc(m.TriggeredAt), utc(m.StartedAt), utc(m.DetectedAt)
-	inc.AcknowledgedAt, inc.MitigatedAt, inc.ResolvedAt = utc(m.AcknowledgedAt), utc(m.MitigatedAt), utc(m.ResolvedAt)
+	inc.SetMilestones(in.Milestones.Map(utc))
 	inc.MilestoneDays = milestoneDays(inc, in.MilestoneDays)
 }
 

@@ -99,6 +99,17 @@ func (i *Incident) Milestones() Milestones {
 	return Milestones{i.TriggeredAt, i.StartedAt, i.DetectedAt, i.AcknowledgedAt, i.MitigatedAt, i.ResolvedAt}
 }
 
+// SetMilestones gives the incident the six instants.
+func (i *Incident) SetMilestones(m Milestones) {
+	i.TriggeredAt, i.StartedAt, i.DetectedAt = m.TriggeredAt, m.StartedAt, m.DetectedAt
+	i.AcknowledgedAt, i.MitigatedAt, i.ResolvedAt = m.AcknowledgedAt, m.MitigatedAt, m.ResolvedAt
+}
+
+// Map returns the milestones each passed through f, which is given nil for an unknown one.
+func (m Milestones) Map(f func(*time.Time) *time.Time) Milestones {
+	return Milestones{f(m.TriggeredAt), f(m.StartedAt), f(m.DetectedAt), f(m.AcknowledgedAt), f(m.MitigatedAt), f(m.ResolvedAt)}
+}
+
 // OrderWarning says that one milestone comes before another it should follow.
 type OrderWarning struct {
 	Field, Before string // Field is earlier than Before, which should precede it

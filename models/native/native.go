@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"hindsight/models"
+	"hindsight/models/incidentdto"
 )
 
 // Format names the document; FormatVersion changes when a reader must change with it.
@@ -65,54 +66,40 @@ type link struct {
 	CreatedAt time.Time `json:"created_at"`
 }
 
+// incident is the shared shape (incidentdto) with what only a backup carries: the stored list of
+// day-only milestones as it is kept, the deletion, the links from this incident to others and
+// its published postmortem versions, oldest first (absent when there are none, and in exports
+// made before versions were exported).
 type incident struct {
-	ID              int64      `json:"id"`
-	Title           string     `json:"title"`
-	Summary         string     `json:"summary,omitempty"`
-	Severity        string     `json:"severity"`
-	Status          string     `json:"status"`
-	DetectionMethod string     `json:"detection_method,omitempty"`
-	CustomerImpact  string     `json:"customer_impact,omitempty"`
-	RootCause       string     `json:"root_cause,omitempty"`
-	Trigger         string     `json:"trigger,omitempty"`
-	Detection       string     `json:"detection,omitempty"`
-	Response        string     `json:"response,omitempty"`
-	Lessons         string     `json:"lessons,omitempty"`
-	TimeZone        string     `json:"time_zone"`
-	TriggeredAt     *time.Time `json:"triggered_at,omitempty"`
-	StartedAt       *time.Time `json:"started_at,omitempty"`
-	DetectedAt      *time.Time `json:"detected_at,omitempty"`
-	AcknowledgedAt  *time.Time `json:"acknowledged_at,omitempty"`
-	MitigatedAt     *time.Time `json:"mitigated_at,omitempty"`
-	ResolvedAt      *time.Time `json:"resolved_at,omitempty"`
-	// MilestoneDays names, comma-separated, the milestones known only to the day.
-	MilestoneDays   string     `json:"milestone_days,omitempty"`
-	PostmortemState string     `json:"postmortem_state"`
-	PublishedAt     *time.Time `json:"published_at,omitempty"`
-	Public          bool       `json:"public"`
-	Source          string     `json:"source,omitempty"`
-	ExternalID      string     `json:"external_id,omitempty"`
-	Version         int        `json:"version"`
-	CreatedAt       time.Time  `json:"created_at"`
-	UpdatedAt       time.Time  `json:"updated_at"`
-	DeletedAt       *time.Time `json:"deleted_at,omitempty"`
-	Services        []string   `json:"services"`
-	Regions         []string   `json:"regions"`
-	Factors         []string   `json:"factors"`
-	Timeline        []event    `json:"timeline"`
-	ImpactWindows   []window   `json:"impact_windows"`
-	FollowUps       []followUp `json:"follow_ups"`
-	// Links are the links from this incident to others.
-	Links []link `json:"links"`
-	// NearMiss, Template and Sections: a near miss had no customer impact; the template the
-	// postmortem follows and its sections beyond the incident's own. Absent when unset.
-	NearMiss bool                     `json:"near_miss,omitempty"`
-	Template string                   `json:"template,omitempty"`
-	Sections []models.IncidentSection `json:"sections,omitempty"`
-	// PostmortemVersions are the published versions of its postmortem, oldest first. Absent
-	// when there are none, and in exports made before versions were exported.
+	incidentdto.Incident
+	MilestoneDays      string        `json:"milestone_days,omitempty"`
+	DeletedAt          *time.Time    `json:"deleted_at,omitempty"`
+	Links              []link        `json:"links"`
 	PostmortemVersions []publication `json:"postmortem_versions,omitempty"`
 }
+
+// The document's order of the keys; what is empty is left out, but for the keys a reader needs.
+var (
+	eventLayout    = incidentdto.NewLayout("id", "at", "kind", "status,omitempty", "body,omitempty", "public", "created_at", "updated_at")
+	windowLayout   = incidentdto.NewLayout("id", "started_at", "ended_at,omitempty", "level", "note,omitempty", "services", "created_at", "updated_at")
+	followUpLayout = incidentdto.NewLayout("id", "title", "description,omitempty", "kind", "priority", "owner,omitempty",
+		"due_on,omitempty", "status", "done_at,omitempty", "tracker_url,omitempty", "verification,omitempty", "factors",
+		"version", "created_at", "updated_at").Drop("incident_id")
+	incidentLayout = incidentdto.NewLayout("id", "title", "summary,omitempty", "severity", "status", "detection_method,omitempty",
+		"customer_impact,omitempty", "root_cause,omitempty", "trigger,omitempty", "detection,omitempty", "response,omitempty",
+		"lessons,omitempty", "time_zone", "triggered_at,omitempty", "started_at,omitempty", "detected_at,omitempty",
+		"acknowledged_at,omitempty", "mitigated_at,omitempty", "resolved_at,omitempty", "milestone_days,omitempty",
+		"postmortem_state", "published_at,omitempty", "public", "source,omitempty", "external_id,omitempty", "version",
+		"created_at", "updated_at", "deleted_at,omitempty", "services", "regions", "factors", "timeline", "impact_windows",
+		"follow_ups", "links", "near_miss,omitempty", "template,omitempty", "sections,omitempty", "postmortem_versions,omitempty").
+		Nest("timeline", eventLayout).Nest("impact_windows", windowLayout).Nest("follow_ups", followUpLayout)
+)
+
+// incidentFields are an incident's fields without its MarshalJSON.
+type incidentFields incident
+
+// MarshalJSON writes the incident in the document's order.
+func (in incident) MarshalJSON() ([]byte, error) { return incidentLayout.Marshal(incidentFields(in)) }
 
 // publication is one published version of a postmortem. Body is kept as the exact text stored
 // (the public postmortem as JSON), so a restore writes back the same bytes.
@@ -156,46 +143,6 @@ type setting struct {
 	Value string `json:"value"`
 }
 
-type event struct {
-	ID        int64     `json:"id"`
-	At        time.Time `json:"at"`
-	Kind      string    `json:"kind"`
-	Status    string    `json:"status,omitempty"`
-	Body      string    `json:"body,omitempty"`
-	Public    bool      `json:"public"`
-	CreatedAt time.Time `json:"created_at"`
-	UpdatedAt time.Time `json:"updated_at"`
-}
-
-type window struct {
-	ID        int64      `json:"id"`
-	StartedAt time.Time  `json:"started_at"`
-	EndedAt   *time.Time `json:"ended_at,omitempty"`
-	Level     string     `json:"level"`
-	Note      string     `json:"note,omitempty"`
-	Services  []string   `json:"services"`
-	CreatedAt time.Time  `json:"created_at"`
-	UpdatedAt time.Time  `json:"updated_at"`
-}
-
-type followUp struct {
-	ID           int64      `json:"id"`
-	Title        string     `json:"title"`
-	Description  string     `json:"description,omitempty"`
-	Kind         string     `json:"kind"`
-	Priority     string     `json:"priority"`
-	Owner        string     `json:"owner,omitempty"`
-	DueOn        string     `json:"due_on,omitempty"` // a date, 2006-01-02
-	Status       string     `json:"status"`
-	DoneAt       *time.Time `json:"done_at,omitempty"`
-	TrackerURL   string     `json:"tracker_url,omitempty"`
-	Verification string     `json:"verification,omitempty"`
-	Factors      []string   `json:"factors"`
-	Version      int        `json:"version"`
-	CreatedAt    time.Time  `json:"created_at"`
-	UpdatedAt    time.Time  `json:"updated_at"`
-}
-
 type auditEntry struct {
 	ID         int64     `json:"id"`
 	At         time.Time `json:"at"`
@@ -209,15 +156,9 @@ type auditEntry struct {
 	Changes string `json:"changes"`
 }
 
-func instant(t time.Time) time.Time { return t.UTC().Truncate(time.Microsecond) }
-
-func instantPtr(t *time.Time) *time.Time {
-	if t == nil {
-		return nil
-	}
-	u := instant(*t)
-	return &u
-}
+// instant is how the document writes every instant: UTC with microseconds, the precision both
+// databases keep, so a SQLite export restored into PostgreSQL exports the same bytes.
+var instant = incidentdto.Microseconds
 
 // Export writes every incident, deleted ones included, with its nested records, and every
 // service and region, ordered by id. It reads the incidents a batch at a time.
@@ -326,7 +267,8 @@ func writeIncidents(ctx context.Context, store *models.Store, out *bufio.Writer)
 			for _, v := range versions[batch[n].ID] {
 				row.PostmortemVersions = append(row.PostmortemVersions, publication{v.ID, v.Version, instant(v.PublishedAt), v.PublishedByID, v.PublishedBy, v.Body})
 			}
-			if err := writeElement(out, row); err != nil {
+			// The layout's own value: encoding/json writes it without reading a MarshalJSON's bytes again.
+			if err := writeElement(out, incidentLayout.Value(incidentFields(row))); err != nil {
 				return err
 			}
 		}
@@ -436,43 +378,10 @@ func writeElement(out *bufio.Writer, v any) error {
 }
 
 func fromModel(inc *models.Incident) incident {
-	out := incident{
-		ID: inc.ID, Title: inc.Title, Summary: inc.Summary, Severity: inc.Severity, Status: inc.Status,
-		DetectionMethod: inc.DetectionMethod, CustomerImpact: inc.CustomerImpact, RootCause: inc.RootCause,
-		Trigger: inc.Trigger, Detection: inc.Detection, Response: inc.Response, Lessons: inc.Lessons,
-		TimeZone:    inc.TimeZone,
-		TriggeredAt: instantPtr(inc.TriggeredAt), StartedAt: instantPtr(inc.StartedAt),
-		DetectedAt: instantPtr(inc.DetectedAt), AcknowledgedAt: instantPtr(inc.AcknowledgedAt),
-		MitigatedAt: instantPtr(inc.MitigatedAt), ResolvedAt: instantPtr(inc.ResolvedAt),
-		MilestoneDays:   inc.MilestoneDays,
-		PostmortemState: inc.PostmortemState, PublishedAt: instantPtr(inc.PublishedAt), Public: inc.Public,
-		Source: inc.Source, ExternalID: inc.ExternalID, Version: inc.Version,
-		CreatedAt: instant(inc.CreatedAt), UpdatedAt: instant(inc.UpdatedAt),
-		Services: inc.ServiceNames(), Regions: inc.RegionNames(), Factors: inc.FactorSlugs(),
-		Timeline: []event{}, ImpactWindows: []window{}, FollowUps: []followUp{}, Links: []link{},
-		NearMiss: inc.NearMiss, Template: inc.TemplateSlug, Sections: inc.Sections,
-	}
+	out := incident{Incident: incidentdto.FromModel(inc, instant), MilestoneDays: inc.MilestoneDays, Links: []link{}}
 	if inc.DeletedAt.Valid {
-		out.DeletedAt = instantPtr(&inc.DeletedAt.Time)
-	}
-	for _, ev := range inc.Timeline {
-		out.Timeline = append(out.Timeline, event{ev.ID, instant(ev.At), ev.Kind, ev.Status, ev.Body, ev.Public, instant(ev.CreatedAt), instant(ev.UpdatedAt)})
-	}
-	for _, w := range inc.ImpactWindows {
-		out.ImpactWindows = append(out.ImpactWindows, window{w.ID, instant(w.StartedAt), instantPtr(w.EndedAt), w.Level, w.Note, w.ServiceNames(), instant(w.CreatedAt), instant(w.UpdatedAt)})
-	}
-	for _, f := range inc.FollowUps {
-		row := followUp{
-			ID: f.ID, Title: f.Title, Description: f.Description, Kind: f.Kind, Priority: f.Priority,
-			Owner: f.Owner, Status: f.Status, DoneAt: instantPtr(f.DoneAt), TrackerURL: f.TrackerURL,
-			Verification: f.Verification, Factors: f.FactorSlugs(), Version: f.Version,
-			CreatedAt: instant(f.CreatedAt), UpdatedAt: instant(f.UpdatedAt),
-		}
-		if f.DueOn != nil {
-			// A date is stored as midnight; read it back in the zone it came out in.
-			row.DueOn = f.DueOn.Format(time.DateOnly)
-		}
-		out.FollowUps = append(out.FollowUps, row)
+		deleted := instant(inc.DeletedAt.Time)
+		out.DeletedAt = &deleted
 	}
 	return out
 }
@@ -865,25 +774,12 @@ func toModel(in incident, ids refs) (*models.Incident, models.FieldErrors) {
 	if in.ID <= 0 {
 		errs.Add("id", "Every incident needs a positive id.")
 	}
-	errs = append(errs, models.ValidateIncident(models.IncidentInput{
-		Title: in.Title, Summary: in.Summary, Severity: in.Severity, Status: in.Status,
-		DetectionMethod: in.DetectionMethod, CustomerImpact: in.CustomerImpact, RootCause: in.RootCause,
-		Trigger: in.Trigger, Detection: in.Detection, Response: in.Response, Lessons: in.Lessons,
-		TimeZone: in.TimeZone, PostmortemState: in.PostmortemState, Services: in.Services, Regions: in.Regions,
-		Factors: in.Factors, Template: in.Template, Sections: sectionInputs(in.Sections),
-	})...)
-	inc := &models.Incident{
-		ID: in.ID, Title: in.Title, Summary: in.Summary, Severity: in.Severity, Status: in.Status,
-		DetectionMethod: in.DetectionMethod, CustomerImpact: in.CustomerImpact, RootCause: in.RootCause,
-		Trigger: in.Trigger, Detection: in.Detection, Response: in.Response, Lessons: in.Lessons,
-		TimeZone: in.TimeZone, TriggeredAt: in.TriggeredAt, StartedAt: in.StartedAt, DetectedAt: in.DetectedAt,
-		AcknowledgedAt: in.AcknowledgedAt, MitigatedAt: in.MitigatedAt, ResolvedAt: in.ResolvedAt,
-		MilestoneDays:   in.MilestoneDays,
-		PostmortemState: in.PostmortemState, PublishedAt: in.PublishedAt, Public: in.Public,
-		Source: in.Source, ExternalID: in.ExternalID, Version: in.Version,
-		CreatedAt: in.CreatedAt, UpdatedAt: in.UpdatedAt,
-		NearMiss: in.NearMiss, TemplateSlug: in.Template, Sections: in.Sections,
-	}
+	// The stored list of day-only milestones is the document's own key; the rows carry it as is.
+	check := in.Fields.Input()
+	check.Sections = sectionInputs(in.Sections)
+	errs = append(errs, models.ValidateIncident(check)...)
+	inc := in.Model()
+	inc.MilestoneDays = in.MilestoneDays
 	if in.DeletedAt != nil {
 		inc.DeletedAt.Time, inc.DeletedAt.Valid = *in.DeletedAt, true
 	}
@@ -923,46 +819,29 @@ func toModel(in incident, ids refs) (*models.Incident, models.FieldErrors) {
 	}
 	for n, ev := range in.Timeline {
 		prefix := fmt.Sprintf("timeline[%d].", n)
-		errs = append(errs, models.Validate(models.EventInput{At: ev.At, Kind: ev.Kind, Status: ev.Status, Body: ev.Body, Public: ev.Public}).Prefixed(prefix)...)
+		errs = append(errs, models.Validate(ev.Input()).Prefixed(prefix)...)
 		if ev.ID <= 0 {
 			errs.Add(prefix+"id", "Every record needs a positive id.")
 		}
-		inc.Timeline = append(inc.Timeline, models.TimelineEvent{ID: ev.ID, At: ev.At, Kind: ev.Kind, Status: ev.Status, Body: ev.Body, Public: ev.Public, CreatedAt: ev.CreatedAt, UpdatedAt: ev.UpdatedAt})
 	}
 	for n, w := range in.ImpactWindows {
 		prefix := fmt.Sprintf("impact_windows[%d].", n)
-		errs = append(errs, models.Validate(models.WindowInput{StartedAt: w.StartedAt, EndedAt: w.EndedAt, Level: w.Level, Note: w.Note, Services: w.Services}).Prefixed(prefix)...)
+		errs = append(errs, models.Validate(w.Input()).Prefixed(prefix)...)
 		if w.ID <= 0 {
 			errs.Add(prefix+"id", "Every record needs a positive id.")
 		}
-		row := models.ImpactWindow{ID: w.ID, StartedAt: w.StartedAt, EndedAt: w.EndedAt, Level: w.Level, Note: w.Note, CreatedAt: w.CreatedAt, UpdatedAt: w.UpdatedAt}
-		row.Services = lookup(prefix+"services", ids.services, w.Services)
-		inc.ImpactWindows = append(inc.ImpactWindows, row)
+		inc.ImpactWindows[n].Services = lookup(prefix+"services", ids.services, w.Services)
 	}
 	for n, f := range in.FollowUps {
 		prefix := fmt.Sprintf("follow_ups[%d].", n)
-		row := models.FollowUp{
-			ID: f.ID, Title: f.Title, Description: f.Description, Kind: f.Kind, Priority: f.Priority,
-			Owner: f.Owner, Status: f.Status, DoneAt: f.DoneAt, TrackerURL: f.TrackerURL,
-			Verification: f.Verification, Version: f.Version, CreatedAt: f.CreatedAt, UpdatedAt: f.UpdatedAt,
-			Factors: factorsOf(prefix+"factors", f.Factors),
+		if _, ok := f.Due(); !ok {
+			errs.Add(prefix+"due_on", "Not a date like 2026-04-30.")
 		}
-		if f.DueOn != "" {
-			due, err := time.Parse(time.DateOnly, f.DueOn)
-			if err != nil {
-				errs.Add(prefix+"due_on", "Not a date like 2026-04-30.")
-			} else {
-				row.DueOn = &due
-			}
-		}
-		errs = append(errs, models.Validate(models.FollowUpInput{
-			Title: f.Title, Description: f.Description, Kind: f.Kind, Priority: f.Priority, Owner: f.Owner,
-			DueOn: row.DueOn, Status: f.Status, TrackerURL: f.TrackerURL, Verification: f.Verification, Factors: f.Factors,
-		}).Prefixed(prefix)...)
+		errs = append(errs, models.Validate(f.Input()).Prefixed(prefix)...)
 		if f.ID <= 0 {
 			errs.Add(prefix+"id", "Every record needs a positive id.")
 		}
-		inc.FollowUps = append(inc.FollowUps, row)
+		inc.FollowUps[n].Factors = factorsOf(prefix+"factors", f.Factors)
 	}
 	numbers := map[int]bool{}
 	for n, v := range in.PostmortemVersions {

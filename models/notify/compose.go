@@ -193,7 +193,8 @@ func updateMail(s models.StatusSettings, inc *models.Incident, ev *models.Timeli
 	}
 	var b strings.Builder
 	b.WriteString(inc.Title + "\n\n")
-	fmt.Fprintf(&b, "%s: %s\n\n", statusLabel(status), strings.TrimSpace(ev.Body))
+	// A mail reader resolves no relative link: the images at the status page's address.
+	fmt.Fprintf(&b, "%s: %s\n\n", statusLabel(status), strings.TrimSpace(models.ImageLinks(ev.Body, l.status)))
 	fmt.Fprintf(&b, "Posted %s\n", ev.At.In(s.Location()).Format("Jan 2, 2006 15:04 MST"))
 	if names := inc.ServiceNames(); len(names) > 0 {
 		fmt.Fprintf(&b, "Affects: %s\n", strings.Join(names, ", "))
@@ -270,7 +271,7 @@ func (c *composer) webhookPayload(ctx context.Context, settings models.StatusSet
 	incident.Shortlink = l.incident
 	incident.PostmortemBody, incident.PostmortemPublishedAt = "", nil
 	if postmortem != "" {
-		incident.PostmortemBody = postmortem
+		incident.PostmortemBody = models.ImageLinks(postmortem, page.URL)
 		incident.PostmortemPublishedAt = statuspage.AtPtr(inc.PublishedAt)
 	}
 	payload := map[string]any{

@@ -116,7 +116,7 @@ func TestWebhookSubscribersGetStatuspagePayloads(t *testing.T) {
 			t.Fatal(err)
 		}
 		inc := publicIncident(t, s, "API")
-		if _, err := s.CreateEvent(ctx, inc.ID, models.EventInput{At: time.Now().UTC(), Kind: "status_update", Status: "identified", Body: "The cache is cold.", Public: true}); err != nil {
+		if _, err := s.CreateEvent(ctx, inc.ID, models.EventInput{At: time.Now().UTC(), Kind: "status_update", Status: "identified", Body: "The cache is cold. ![graph](/images/5)", Public: true}); err != nil {
 			t.Fatal(err)
 		}
 		var body []byte
@@ -153,8 +153,12 @@ func TestWebhookSubscribersGetStatuspagePayloads(t *testing.T) {
 		if !strings.Contains(payload.Meta.Unsubscribe, "/status/unsubscribe/") || payload.Meta.GeneratedAt == "" || payload.Page.ID == "" || payload.Page.StatusDescription == "" {
 			t.Errorf("meta or page incomplete: %s", body)
 		}
-		if payload.Incident.Name != "Checkout errors" || len(payload.Incident.IncidentUpdates) == 0 || payload.Incident.IncidentUpdates[0].Body != "The cache is cold." {
-			t.Errorf("incident: %s", body)
+		if payload.Incident.Name != "Checkout errors" || len(payload.Incident.IncidentUpdates) == 0 {
+			t.Fatalf("incident: %s", body)
+		}
+		// A subscriber's server resolves no relative link: the image at the status page's address.
+		if got := payload.Incident.IncidentUpdates[0].Body; !strings.HasPrefix(got, "The cache is cold. ![graph](http") || !strings.HasSuffix(got, "/status/images/5)") {
+			t.Errorf("update body %q, want the image at the status page's absolute address", got)
 		}
 		settled(t, s)
 		stop()

@@ -21,7 +21,8 @@ func PageInfo(settings models.StatusSettings, url string, updated *time.Time) Pa
 
 // ExportIncident writes one incident in Statuspage's shape, for a status page API. It carries
 // only what the public may see: public status updates, and the postmortem once it is published.
-// Which incidents are public is the caller's choice. Ids are Hindsight's: the incident's, each
+// Which incidents are public is the caller's choice; the texts' images point at the page's
+// address (page.URL + /images/ID). Ids are Hindsight's: the incident's, each
 // update's timeline event and each component's service. What an import kept of the source
 // (details) is written back as the source had it: its shortlink and reminder intervals, each
 // update's notification flag, display time and affected components; the zero details write
@@ -58,7 +59,7 @@ func ExportIncident(inc *models.Incident, page Page, details models.StatuspageDe
 		if inc.Status == "resolved" {
 			out.Status = "postmortem" // what Statuspage shows once the write-up is out
 		}
-		out.PostmortemBody = mdexport.PublicBody(inc)
+		out.PostmortemBody = publicText(mdexport.PublicBody(inc), page)
 		out.PostmortemPublishedAt = AtPtr(inc.PublishedAt)
 	}
 
@@ -85,7 +86,7 @@ func ExportIncident(inc *models.Incident, page Page, details models.StatuspageDe
 			updated = created
 		}
 		u := IncidentUpdate{
-			ID: strconv.FormatInt(ev.ID, 10), Status: ev.Status, Body: ev.Body, IncidentID: id,
+			ID: strconv.FormatInt(ev.ID, 10), Status: ev.Status, Body: publicText(ev.Body, page), IncidentID: id,
 			CreatedAt: At(created), UpdatedAt: At(updated), DisplayAt: At(at), DeliverNotifications: true,
 		}
 		var computed []AffectedComponent
@@ -135,6 +136,10 @@ func ExportIncident(inc *models.Incident, page Page, details models.StatuspageDe
 	}
 	return out
 }
+
+// publicText is public Markdown as a Statuspage client reads it: its images at the status page's
+// absolute address, which serves only images public text refers to, never the app's route.
+func publicText(markdown string, page Page) string { return models.ImageLinks(markdown, page.URL) }
 
 // ExportDocument writes an incidents.json document; Statuspage lists incidents newest first, and
 // so should the caller's slice.
@@ -197,7 +202,7 @@ func ExportPublic(ctx context.Context, store *models.Store, incidents []models.I
 			return nil, err
 		}
 		if ok {
-			sp.PostmortemBody, sp.PostmortemPublishedAt = markdown, AtPtr(&v.PublishedAt)
+			sp.PostmortemBody, sp.PostmortemPublishedAt = publicText(markdown, page), AtPtr(&v.PublishedAt)
 		} else if sp.Status == "postmortem" {
 			sp.Status = "resolved"
 		}

@@ -8,23 +8,12 @@ import (
 )
 
 // Maintenance is a scheduled maintenance as Statuspage's scheduled-maintenances endpoints and
-// summary.json write it: an incident's keys, impact "maintenance", and its schedule.
+// summary.json write it: an incident's keys, impact "maintenance", and its schedule. It never
+// carries an incident's reminder intervals or postmortem, so those keys stay out.
 type Maintenance struct {
-	ID              string           `json:"id"`
-	Name            string           `json:"name"`
-	Status          string           `json:"status"`
-	CreatedAt       Time             `json:"created_at"`
-	UpdatedAt       Time             `json:"updated_at"`
-	MonitoringAt    *Time            `json:"monitoring_at"`
-	ResolvedAt      *Time            `json:"resolved_at"`
-	Impact          string           `json:"impact"`
-	Shortlink       string           `json:"shortlink"`
-	StartedAt       *Time            `json:"started_at"`
-	PageID          string           `json:"page_id"`
-	IncidentUpdates []IncidentUpdate `json:"incident_updates"`
-	Components      []Component      `json:"components"`
-	ScheduledFor    Time             `json:"scheduled_for"`
-	ScheduledUntil  Time             `json:"scheduled_until"`
+	Incident
+	ScheduledFor   Time `json:"scheduled_for"`
+	ScheduledUntil Time `json:"scheduled_until"`
 }
 
 // MaintenancesDocument is the shape of scheduled-maintenances.json, upcoming.json and
@@ -47,10 +36,12 @@ func msp(t time.Time) *Time {
 func ExportMaintenance(m *models.Maintenance, statuses map[int64]string, page Page, now time.Time) Maintenance {
 	id := strconv.FormatInt(m.ID, 10)
 	out := Maintenance{
-		ID: id, Name: m.Title, Status: m.EffectiveStatus(now), CreatedAt: ms(m.CreatedAt), UpdatedAt: ms(m.UpdatedAt),
-		Impact: "maintenance", Shortlink: page.URL + "#maintenance-" + id, PageID: page.ID,
+		Incident: Incident{
+			ID: id, Name: m.Title, Status: m.EffectiveStatus(now), CreatedAt: ms(m.CreatedAt), UpdatedAt: ms(m.UpdatedAt),
+			Impact: "maintenance", Shortlink: page.URL + "#maintenance-" + id, PageID: page.ID,
+			IncidentUpdates: []IncidentUpdate{}, Components: ExportComponents(m.Components, statuses, page, m.UpdatedAt),
+		},
 		ScheduledFor: ms(m.ScheduledFor), ScheduledUntil: ms(m.ScheduledUntil),
-		IncidentUpdates: []IncidentUpdate{}, Components: ExportComponents(m.Components, statuses, page, m.UpdatedAt),
 	}
 	for _, u := range m.Updates {
 		switch {

@@ -55,22 +55,15 @@ type wireIncident struct {
 }
 
 type wireUpdate struct {
-	ID                 string         `json:"id"`
-	Status             string         `json:"status"`
-	Body               string         `json:"body"`
-	CreatedAt          string         `json:"created_at"`
-	UpdatedAt          string         `json:"updated_at"`
-	DisplayAt          string         `json:"display_at"`
-	AffectedComponents []wireAffected `json:"affected_components"`
+	ID                 string              `json:"id"`
+	Status             string              `json:"status"`
+	Body               string              `json:"body"`
+	CreatedAt          string              `json:"created_at"`
+	UpdatedAt          string              `json:"updated_at"`
+	DisplayAt          string              `json:"display_at"`
+	AffectedComponents []AffectedComponent `json:"affected_components"`
 	// DeliverNotifications is nil when the source does not say.
 	DeliverNotifications *bool `json:"deliver_notifications"`
-}
-
-type wireAffected struct {
-	Code      string `json:"code"`
-	Name      string `json:"name"`
-	OldStatus string `json:"old_status"`
-	NewStatus string `json:"new_status"`
 }
 
 type wireComponent struct {
@@ -374,7 +367,7 @@ type update struct {
 	at         time.Time
 	status     string
 	body       string
-	components []wireAffected
+	components []AffectedComponent
 	// The source's own times and details, kept for export.
 	createdAt, updatedAt *time.Time
 	details              *models.StatuspageUpdate
