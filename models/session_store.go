@@ -69,10 +69,7 @@ func (st *SessionStore) FindCtx(ctx context.Context, token string) ([]byte, bool
 		UserID *int64
 		User   User `gorm:"embedded;embeddedPrefix:u_"`
 	}
-	err := st.s.read.WithContext(ctx).Raw(`SELECT s.data, s.expiry, s.user_id,
-			u.id AS u_id, u.email AS u_email, u.name AS u_name, u.password_hash AS u_password_hash, u.role AS u_role,
-			u.session_epoch AS u_session_epoch, u.time_zone AS u_time_zone, u.disabled_at AS u_disabled_at,
-			u.created_at AS u_created_at, u.updated_at AS u_updated_at
+	err := st.s.read.WithContext(ctx).Raw(`SELECT s.data, s.expiry, s.user_id, `+accountColumns+`
 		FROM sessions s LEFT JOIN users u ON u.id = s.user_id
 		WHERE s.token = ? AND s.expiry > ?`, token, time.Now().UTC()).Scan(&rows).Error
 	if err != nil {

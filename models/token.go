@@ -51,11 +51,22 @@ func (s *Store) CreateToken(ctx context.Context, userID int64, name string) (str
 
 // UserByToken returns the owner of a live token, or ErrNotFound for an unknown or revoked one.
 func (s *Store) UserByToken(ctx context.Context, secret string) (*User, error) {
-	var tok APIToken
-	err := s.read.WithContext(ctx).Where("token_hash = ? AND revoked_at IS NULL", hashToken(secret)).First(&tok).Error
-	if err != nil {
-		return nil, notFound(err, "token")
+	// The token and its account in one statement.
+	var rows []struct {
+		ID         int64
+		LastUsedAt *time.Time
+		User       User `gorm:"embedded;embeddedPrefix:u_"`
 	}
+	err := s.read.WithContext(ctx).Raw(`SELECT t.id, t.last_used_at, `+accountColumns+`
+		FROM api_tokens t JOIN users u ON u.id = t.user_id
+		WHERE t.token_hash = ? AND t.revoked_at IS NULL`, hashToken(secret)).Scan(&rows).Error
+	if err != nil {
+		return nil, fmt.Errorf("find token: %w", err)
+	}
+	if len(rows) == 0 {
+		return nil, fmt.Errorf("token: %w", ErrNotFound)
+	}
+	tok, user := rows[0], rows[0].User
 	now := time.Now().UTC()
 	// Record use at most once a minute: a busy client should not turn every read into a write.
 	// The condition is checked again in the update, so several server processes reading the same
@@ -68,7 +79,7 @@ func (s *Store) UserByToken(ctx context.Context, secret string) (*User, error) {
 			return nil, fmt.Errorf("note token use: %w", err)
 		}
 	}
-	return s.UserByID(ctx, tok.UserID)
+	return &user, nil
 }
 
 // ListTokens lists a user's tokens, newest first.

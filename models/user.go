@@ -83,6 +83,13 @@ type User struct {
 	UpdatedAt  time.Time
 }
 
+// accountColumns selects a users row aliased u as the columns of a User embedded with the
+// prefix u_, for a statement that reads an account beside what points at it (a session, a
+// token). TestAccountColumnsNameEveryField keeps it whole.
+const accountColumns = `u.id AS u_id, u.email AS u_email, u.name AS u_name, u.password_hash AS u_password_hash,
+	u.role AS u_role, u.session_epoch AS u_session_epoch, u.time_zone AS u_time_zone, u.disabled_at AS u_disabled_at,
+	u.created_at AS u_created_at, u.updated_at AS u_updated_at`
+
 // Can tells whether the user's role reaches the given one.
 func (u *User) Can(role string) bool { return u != nil && RoleRank(u.Role) >= RoleRank(role) }
 
