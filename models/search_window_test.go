@@ -138,9 +138,14 @@ func TestSimilarIncidentsAreEarlierAndLive(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			// Words, tags, then the candidates with their services and factors (two each).
-			if n, want := s.Statements()-before, map[bool]int64{true: 6, false: 7}[text == ""]; n != want {
-				t.Errorf("similar incidents with text %q ran %d statements, want %d", text, n, want)
+			// Words, tags, then the candidates with their services and factors (two each); on
+			// SQLite one more tells which words are common among the newest incidents.
+			statements := map[bool]int64{true: 6, false: 7}[text == ""]
+			if text != "" && s.Dialect() != "postgres" {
+				statements++
+			}
+			if n := s.Statements() - before; n != statements {
+				t.Errorf("similar incidents with text %q ran %d statements, want %d", text, n, statements)
 			}
 			var got []int64
 			for _, sim := range similar {

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"gorm.io/gorm"
@@ -299,7 +300,14 @@ type SimilarKeeper struct {
 	below int64 // the backfill has looked at every incident from this id up
 	// ranking holds the rankings under way, so concurrent views of one incident share one.
 	ranking map[int64]*similarFlight
+	// busy tells whether the server is answering requests (RestWhile); nil, never.
+	busy atomic.Pointer[func() bool]
 }
+
+// RestWhile makes the keeper rest between batches while busy says the server is answering
+// requests (similarRest), and rank at full speed while it is idle: a large import is ranked as
+// fast as the machine allows when nobody is using it, and slowly beside the people who are.
+func (k *SimilarKeeper) RestWhile(busy func() bool) { k.busy.Store(&busy) }
 
 type similarFlight struct {
 	basis   string
@@ -431,9 +439,9 @@ func (k *SimilarKeeper) Run(ctx context.Context) {
 	}
 }
 
-// similarRest is how long the keeper rests after ranking a batch, as a multiple of the time the
-// batch took: at 2 it uses at most a third of one core, so a burst of writes keeps the rest for
-// the requests (ranking an incident reads up to a thousand others by text, a few milliseconds,
+// similarRest is how long the keeper rests after ranking a batch while the server is busy, as a
+// multiple of the time the batch took: at 2 it uses at most a third of one core, so a burst of
+// writes keeps the rest for the requests (ranking an incident reads up to a thousand others by text, a few milliseconds,
 // and was half the server's CPU during a burst). What waits meanwhile stays queued; an
 // incident's own page ranks it on its first view if the keeper has not yet.
 const similarRest = 2
@@ -445,8 +453,9 @@ const similarMaxRest = 2 * time.Second
 func (k *SimilarKeeper) paced(ctx context.Context, work func()) {
 	began := time.Now()
 	work()
+	busy := k.busy.Load()
 	rest := min(similarRest*time.Since(began), similarMaxRest)
-	if rest <= 0 {
+	if rest <= 0 || busy == nil || !(*busy)() {
 		return
 	}
 	t := time.NewTimer(rest)

@@ -24,6 +24,21 @@ const RetryAfterSeconds = "1"
 // the others and makes the overload worse; and the metrics are how anyone sees the overload.
 var unlimitedPaths = map[string]bool{"/healthz": true, "/readyz": true, "/metrics": true}
 
+// countInFlight keeps count of the requests being answered, which the similar-incident keeper
+// reads to rest while the server is busy and to run at full speed while it is idle.
+func countInFlight(n *atomic.Int64) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			if unlimitedPaths[c.Request().URL.Path] {
+				return next(c)
+			}
+			n.Add(1)
+			defer n.Add(-1)
+			return next(c)
+		}
+	}
+}
+
 // limitInFlight lets at most max requests into the handlers at once. A request arriving when all
 // places are taken is answered 503 with Retry-After at once, without touching the database or the
 // session: waiting in a queue behind work the server cannot finish in time only turns overload

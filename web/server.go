@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/alexedwards/scs/v2"
@@ -156,6 +157,9 @@ func New(deps Deps) *echo.Echo {
 	e.Use(limitPerAddress(deps.MaxInFlightPerAddress))
 	e.Use(bodyLimits())
 	e.Use(readBodyFirst(BodyReadTimeout))
+	var inFlight atomic.Int64
+	deps.Similar.RestWhile(func() bool { return inFlight.Load() > 0 })
+	e.Use(countInFlight(&inFlight))
 	e.Use(limitInFlight(deps.MaxInFlight, deps.Log))
 	e.Use(requestLogger(deps.Log))
 	e.Use(middleware.Recover())
