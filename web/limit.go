@@ -3,6 +3,7 @@ package web
 import (
 	"log/slog"
 	"net/http"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -34,6 +35,38 @@ func countInFlight(n *atomic.Int64) echo.MiddlewareFunc {
 			}
 			n.Add(1)
 			defer n.Add(-1)
+			return next(c)
+		}
+	}
+}
+
+// readGate is how many reads may be worked on at once per CPU the Go runtime uses. Reads cost
+// CPU alone, so a core's worth keeps the cores busy; more only lengthen the run queue, where a
+// write waits behind every runnable read each time it comes back from a system call (SQLite's
+// file writes, its commit), holding the one writer meanwhile. With 64 connections and 10 %
+// writes a write took 420 ms at the median and 2.9 s at the 99th percentile, nearly all of it
+// waiting for a core; gated, 7 ms and 49 ms, the reads' median 75 ms (docs/performance.md). Two
+// per core and four per core were measured too: the writes' tail grows with each.
+const readGate = 1
+
+// gateReads lets at most readGate × GOMAXPROCS reads (GET, HEAD) run their handlers at once; the
+// others wait their turn here, holding nothing. Writes pass by, so a write never waits behind
+// more than a few reads for a core. It runs inside the session's LoadAndSave, which buffers the
+// response: a slow client reading its page holds no place.
+func gateReads() echo.MiddlewareFunc {
+	places := make(chan struct{}, readGate*runtime.GOMAXPROCS(0))
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			method := c.Request().Method
+			if (method != http.MethodGet && method != http.MethodHead) || unlimitedPaths[c.Request().URL.Path] {
+				return next(c)
+			}
+			select {
+			case places <- struct{}{}:
+			case <-c.Request().Context().Done():
+				return c.Request().Context().Err()
+			}
+			defer func() { <-places }()
 			return next(c)
 		}
 	}

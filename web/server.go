@@ -165,6 +165,7 @@ func New(deps Deps) *echo.Echo {
 	e.Use(middleware.Recover())
 	e.Use(sessionMemo)
 	e.Use(echo.WrapMiddleware(sessions.LoadAndSave))
+	e.Use(gateReads())
 	e.Use(authenticate(h))
 	e.Use(csrfProtect(sessions))
 
