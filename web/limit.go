@@ -49,6 +49,9 @@ func countInFlight(n *atomic.Int64) echo.MiddlewareFunc {
 // per core and four per core were measured too: the writes' tail grows with each.
 const readGate = 1
 
+// readGateWait is the longest a read waits at the gate before it runs anyway.
+var readGateWait = 250 * time.Millisecond
+
 // gateReads lets at most readGate × GOMAXPROCS reads (GET, HEAD) run their handlers at once; the
 // others wait their turn here, holding nothing. Writes pass by, so a write never waits behind
 // more than a few reads for a core. It runs inside the session's LoadAndSave, which buffers the
@@ -63,10 +66,21 @@ func gateReads() echo.MiddlewareFunc {
 			}
 			select {
 			case places <- struct{}{}:
+				defer func() { <-places }()
+				return next(c)
+			default:
+			}
+			// A read waits at most readGateWait: a long one (a large CSV) holding a place must not
+			// stall every page behind it; past the wait it runs beside the others, holding none.
+			wait := time.NewTimer(readGateWait)
+			defer wait.Stop()
+			select {
+			case places <- struct{}{}:
+				defer func() { <-places }()
+			case <-wait.C:
 			case <-c.Request().Context().Done():
 				return c.Request().Context().Err()
 			}
-			defer func() { <-places }()
 			return next(c)
 		}
 	}
