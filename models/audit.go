@@ -97,26 +97,36 @@ func diff(before, after fields) []Change {
 // audit appends a history entry in the transaction of the change it describes. An update that
 // changed nothing leaves no entry.
 func audit(tx *gorm.DB, action, entity string, entityID, incidentID int64, before, after fields) error {
-	changes := diff(before, after)
-	if action == ActionUpdate && len(changes) == 0 {
-		return nil
+	entry, err := auditEntry(actorFrom(tx.Statement.Context), time.Now().UTC(), action, entity, entityID, incidentID, before, after)
+	if err != nil || entry == nil {
+		return err
 	}
-	raw, err := json.Marshal(changes)
-	if err != nil {
-		return fmt.Errorf("encode history: %w", err)
-	}
-	actor := actorFrom(tx.Statement.Context)
-	entry := AuditEntry{
-		At: time.Now().UTC(), Actor: actor.Label, Action: action, Entity: entity,
-		EntityID: entityID, IncidentID: &incidentID, Changes: string(raw),
-	}
-	if actor.UserID != 0 {
-		entry.ActorID = &actor.UserID
-	}
-	if err := tx.Create(&entry).Error; err != nil {
+	if err := tx.Create(entry).Error; err != nil {
 		return fmt.Errorf("record history: %w", err)
 	}
 	return nil
+}
+
+// auditEntry is the history entry of one change by actor at at, nil for an update that changed
+// nothing: written at once by audit, or gathered by a batch's history.
+func auditEntry(actor Actor, at time.Time, action, entity string, entityID, incidentID int64, before, after fields) (*AuditEntry, error) {
+	changes := diff(before, after)
+	if action == ActionUpdate && len(changes) == 0 {
+		return nil, nil
+	}
+	raw, err := json.Marshal(changes)
+	if err != nil {
+		return nil, fmt.Errorf("encode history: %w", err)
+	}
+	entry := &AuditEntry{
+		At: at, Actor: actor.Label, Action: action, Entity: entity,
+		EntityID: entityID, IncidentID: &incidentID, Changes: string(raw),
+	}
+	if actor.UserID != 0 {
+		userID := actor.UserID
+		entry.ActorID = &userID
+	}
+	return entry, nil
 }
 
 // History lists an incident's history, newest first: the incident and all its records.

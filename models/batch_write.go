@@ -2,7 +2,6 @@ package models
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"iter"
 	"strings"
@@ -110,20 +109,11 @@ func newHistory(ctx context.Context) *history {
 
 // add records a change as audit does; an update that changed nothing leaves no entry.
 func (h *history) add(action, entity string, entityID, incidentID int64, before, after fields) error {
-	changes := diff(before, after)
-	if action == ActionUpdate && len(changes) == 0 {
-		return nil
+	entry, err := auditEntry(h.actor, h.at, action, entity, entityID, incidentID, before, after)
+	if err != nil || entry == nil {
+		return err
 	}
-	raw, err := json.Marshal(changes)
-	if err != nil {
-		return fmt.Errorf("encode history: %w", err)
-	}
-	entry := AuditEntry{At: h.at, Actor: h.actor.Label, Action: action, Entity: entity, EntityID: entityID, IncidentID: &incidentID, Changes: string(raw)}
-	if h.actor.UserID != 0 {
-		userID := h.actor.UserID
-		entry.ActorID = &userID
-	}
-	h.entries = append(h.entries, entry)
+	h.entries = append(h.entries, *entry)
 	return nil
 }
 

@@ -283,6 +283,12 @@ type Children struct {
 	Links *[]LinkInput
 }
 
+// nested tells whether a write is given nested records to write: it then reads the incident
+// back for its answer, as the child writer stored them, instead of answering what it was given.
+func (c Children) nested() bool {
+	return c.Timeline != nil || c.ImpactWindows != nil || c.FollowUps != nil || c.Links != nil
+}
+
 // CreateIncident stores a new incident and its nested records in one transaction.
 func (s *Store) CreateIncident(ctx context.Context, in IncidentInput, children Children) (*Incident, error) {
 	var created *Incident
@@ -332,8 +338,7 @@ func (s *Store) createIncident(tx *gorm.DB, c *changes, in IncidentInput, childr
 		}
 	}
 	created := &inc
-	if children.Timeline != nil || children.ImpactWindows != nil || children.FollowUps != nil || children.Links != nil ||
-		in.Sections != nil || inc.PostmortemState == PostmortemPublished {
+	if children.nested() || in.Sections != nil || inc.PostmortemState == PostmortemPublished {
 		// Nested records were written (the child writer resolves owners and the sections are
 		// laid out under their template), or publishing stamped the row: read them as stored.
 		var err error
@@ -414,7 +419,7 @@ func (s *Store) updateIncident(tx *gorm.DB, c *changes, id int64, version int, i
 			return nil, err
 		}
 	}
-	if children.Timeline != nil || children.ImpactWindows != nil || children.FollowUps != nil || children.Links != nil || sectionsChanged {
+	if children.nested() || sectionsChanged {
 		updated, err := s.getIncident(tx, id)
 		if err != nil {
 			return nil, err

@@ -143,10 +143,6 @@ type linkJSON struct {
 	Status  string `json:"status"`
 }
 
-// storedTimeLayouts are how a time reads back as text: SQLite's column as the driver wrote it,
-// and PostgreSQL's to_char above.
-var storedTimeLayouts = []string{"2006-01-02 15:04:05.999999999-07:00", time.RFC3339Nano}
-
 func parseLinksJSON(incidentID int64, raw string) ([]LinkedIncident, error) {
 	if raw == "" || raw == "[]" {
 		return nil, nil
@@ -161,18 +157,12 @@ func parseLinksJSON(incidentID int64, raw string) ([]LinkedIncident, error) {
 		if l.Started == "" {
 			continue
 		}
-		var err error
-		for _, layout := range storedTimeLayouts {
-			var at time.Time
-			if at, err = time.Parse(layout, l.Started); err == nil {
-				at = at.UTC()
-				out[n].StartedAt = &at
-				break
-			}
-		}
+		// SQLite hands the column back as the driver wrote it, PostgreSQL as linksJSON's to_char.
+		at, err := parseStoredTime(l.Started)
 		if err != nil {
-			return nil, fmt.Errorf("read links of incident %d: start %q: %w", incidentID, l.Started, err)
+			return nil, fmt.Errorf("read links of incident %d: %w", incidentID, err)
 		}
+		out[n].StartedAt = &at
 	}
 	slices.SortFunc(out, func(a, b LinkedIncident) int { return cmp.Compare(a.LinkID, b.LinkID) })
 	return out, nil

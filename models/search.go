@@ -401,11 +401,11 @@ const similarRareTerms = 4
 const commonAmong = 2500
 
 // rarerTerms returns the terms not found in a tenth or more of the most recent incidents (in at
-// least commonAmong / 10 of the newest commonAmong), in their order. A common word says little about
-// which incident is like another (its weight in bm25 is near nothing) and costs the most: bm25
+// least commonAmong / 10 of the newest commonAmong), in their order. A common word says little
+// about which incident is like another (its weight in bm25 is near nothing) and costs the most: bm25
 // is worked out for every matched row and word, and with twelve words each in most of 10,000
-// incidents ranking took 20 to 35 ms. One statement counts each word's documents up to window,
-// newest first, which stops early on a common word.
+// incidents ranking took 20 to 35 ms. One statement counts each word's documents among the
+// newest, up to commonAmong / 10, which stops early on a common word.
 func (s *Store) rarerTerms(db *gorm.DB, terms []string) ([]string, error) {
 	parts := make([]string, len(terms))
 	args := []any{sql.Named("common", commonAmong/10), sql.Named("sample", commonAmong)}

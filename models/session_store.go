@@ -61,7 +61,7 @@ func WithSessionMemo(ctx context.Context) context.Context {
 }
 
 // FindCtx returns a live session's data. It reads the session's account in the same statement
-// and keeps it in the request's memo, where UserByID finds it.
+// and keeps it in the request's memo, where SessionUser finds it.
 func (st *SessionStore) FindCtx(ctx context.Context, token string) ([]byte, bool, error) {
 	var rows []struct {
 		Data   []byte

@@ -441,9 +441,9 @@ func (k *SimilarKeeper) Run(ctx context.Context) {
 
 // similarRest is how long the keeper rests after ranking a batch while the server is busy, as a
 // multiple of the time the batch took: at 2 it uses at most a third of one core, so a burst of
-// writes keeps the rest for the requests (ranking an incident reads up to a thousand others by text, a few milliseconds,
-// and was half the server's CPU during a burst). What waits meanwhile stays queued; an
-// incident's own page ranks it on its first view if the keeper has not yet.
+// writes keeps the rest for the requests (ranking an incident reads up to a thousand others by
+// text, a few milliseconds, and was half the server's CPU during a burst). What waits meanwhile
+// stays queued; an incident's own page ranks it on its first view if the keeper has not yet.
 const similarRest = 2
 
 // similarMaxRest bounds one rest, so a batch slowed by a busy machine does not stall the queue.

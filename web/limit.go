@@ -66,21 +66,20 @@ func gateReads() echo.MiddlewareFunc {
 			}
 			select {
 			case places <- struct{}{}:
-				defer func() { <-places }()
-				return next(c)
 			default:
+				// A read waits at most readGateWait: a long one (a large CSV) holding a place must
+				// not stall every page behind it; past the wait it runs beside the others, holding none.
+				wait := time.NewTimer(readGateWait)
+				defer wait.Stop()
+				select {
+				case places <- struct{}{}:
+				case <-wait.C:
+					return next(c)
+				case <-c.Request().Context().Done():
+					return c.Request().Context().Err()
+				}
 			}
-			// A read waits at most readGateWait: a long one (a large CSV) holding a place must not
-			// stall every page behind it; past the wait it runs beside the others, holding none.
-			wait := time.NewTimer(readGateWait)
-			defer wait.Stop()
-			select {
-			case places <- struct{}{}:
-				defer func() { <-places }()
-			case <-wait.C:
-			case <-c.Request().Context().Done():
-				return c.Request().Context().Err()
-			}
+			defer func() { <-places }()
 			return next(c)
 		}
 	}
