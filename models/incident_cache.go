@@ -10,7 +10,7 @@ const childrenCacheLimit = 1024
 
 // keptNested is an incident's nested records and the mark they were read at.
 type keptNested struct {
-	at     incidentMark
+	at     nestedMark
 	nested Incident
 }
 
@@ -23,7 +23,7 @@ type childrenCache struct {
 // get fills inc's nested records from memory when they were read at mark at, and says
 // whether it did. inc gets its own copies of the lists, so a caller changing them changes
 // nothing kept.
-func (c *childrenCache) get(inc *Incident, at incidentMark) bool {
+func (c *childrenCache) get(inc *Incident, at nestedMark) bool {
 	c.mu.Lock()
 	kept := c.m[inc.ID]
 	c.mu.Unlock()
@@ -36,7 +36,7 @@ func (c *childrenCache) get(inc *Incident, at incidentMark) bool {
 
 // put keeps inc's nested records, read at mark at. When the cache is full an arbitrary
 // entry makes room.
-func (c *childrenCache) put(inc *Incident, at incidentMark) {
+func (c *childrenCache) put(inc *Incident, at nestedMark) {
 	kept := &keptNested{at: at}
 	copyNested(&kept.nested, inc)
 	c.mu.Lock()

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -121,16 +122,14 @@ func (s *Store) startedDesc() string {
 }
 
 // GetIncident loads one incident with its services, regions, timeline, impact windows and
-// follow-ups. The row is read every time, after a look at what changed (versions.go); the nested
-// records come from memory while the incident's mark says they have not changed, so a page view
-// of an unchanged incident is two statements instead of five.
+// follow-ups. The row is read every time, with its incident's version and the shared versions in
+// the same statement; the nested records come from memory while those versions say they have not
+// changed, so a page view of an unchanged incident is one statement instead of five. The
+// versions come from the row's own snapshot, never from an earlier look at what changed: a row
+// read just after a write committed is never paired with the nested records from before it.
 func (s *Store) GetIncident(ctx context.Context, id int64) (*Incident, error) {
 	db := s.read.WithContext(ctx)
-	if _, err := s.syncVersions(ctx); err != nil {
-		return nil, err
-	}
-	at := s.markOf(id)
-	inc, err := s.incidentRow(db, id)
+	inc, at, err := s.incidentRow(db, id)
 	if err != nil {
 		return nil, err
 	}
@@ -144,37 +143,51 @@ func (s *Store) GetIncident(ctx context.Context, id int64) (*Incident, error) {
 	return inc, nil
 }
 
-// incidentRow reads a live incident's row with its milestone sources and its links, in one
-// statement.
-func (s *Store) incidentRow(db *gorm.DB, id int64) (*Incident, error) {
+// nestedMark is what an incident's nested records were read at: the versions of its own row of
+// incident_versions and of the shared and everything rows (names, settings, a restore), as the
+// statement that read the incident's row saw them. The nested records are read after the row,
+// so those kept under a mark are never older than it.
+type nestedMark struct{ incident, shared, everything int64 }
+
+// incidentRow reads a live incident's row with its milestone sources, its links and its
+// nestedMark, in one statement.
+func (s *Store) incidentRow(db *gorm.DB, id int64) (*Incident, nestedMark, error) {
 	var row struct {
-		Incident `gorm:"embedded"`
-		Sources  string
-		Links    string
+		Incident       `gorm:"embedded"`
+		Sources        string
+		Links          string
+		MarkIncident   int64
+		MarkShared     int64
+		MarkEverything int64
 	}
-	err := db.Raw(`SELECT incidents.*, `+s.milestoneSourcesJSON()+` AS sources, `+s.linksJSON()+` AS links
+	version := func(of string) string {
+		return `COALESCE((SELECT version FROM incident_versions WHERE incident_id = ` + of + `), 0)`
+	}
+	err := db.Raw(`SELECT incidents.*, `+s.milestoneSourcesJSON()+` AS sources, `+s.linksJSON()+` AS links, `+
+		version("incidents.id")+` AS mark_incident, `+version(strconv.FormatInt(sharedRow, 10))+` AS mark_shared, `+
+		version(strconv.FormatInt(everythingRow, 10))+` AS mark_everything
 		FROM incidents WHERE id = ? AND deleted_at IS NULL`, id).Scan(&row).Error
 	if err == nil && row.ID == 0 {
 		err = gorm.ErrRecordNotFound
 	}
 	if err != nil {
-		return nil, notFound(err, fmt.Sprintf("incident %d", id))
+		return nil, nestedMark{}, notFound(err, fmt.Sprintf("incident %d", id))
 	}
 	inc := row.Incident
 	if inc.MilestoneSources, err = parseSourcesJSON(inc.ID, row.Sources); err != nil {
-		return nil, err
+		return nil, nestedMark{}, err
 	}
 	if inc.Links, err = parseLinksJSON(inc.ID, row.Links); err != nil {
-		return nil, err
+		return nil, nestedMark{}, err
 	}
-	return &inc, nil
+	return &inc, nestedMark{row.MarkIncident, row.MarkShared, row.MarkEverything}, nil
 }
 
 // getIncident loads an incident in six statements: the row with its milestone sources, its
 // timeline, windows, follow-ups and sections, and every name they are tagged with in one query
 // (gorm's many-to-many preloads would take two statements per association, eleven in all).
 func (s *Store) getIncident(db *gorm.DB, id int64) (*Incident, error) {
-	inc, err := s.incidentRow(db, id)
+	inc, _, err := s.incidentRow(db, id)
 	if err != nil {
 		return nil, err
 	}

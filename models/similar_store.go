@@ -603,7 +603,7 @@ func (k *SimilarKeeper) prepare(ctx context.Context, id int64, force bool) (*sim
 // its own tags (its timeline, windows, follow-ups and sections are not read).
 func (s *Store) similarSubject(ctx context.Context, id int64) (*Incident, error) {
 	db := s.read.WithContext(ctx)
-	inc, err := s.incidentRow(db, id)
+	inc, _, err := s.incidentRow(db, id)
 	if err != nil {
 		return nil, err
 	}
