@@ -100,6 +100,12 @@ func (s *Store) inWrite(ctx context.Context, fn func(tx *gorm.DB, c *changes) er
 		hooks = &commitHooks{}
 		ctx = context.WithValue(ctx, commitHooksKey{}, hooks)
 	}
+	if !nested && s.dialect == "sqlite" {
+		if err := s.writeTurn.wait(ctx); err != nil {
+			return fmt.Errorf("wait for the writer: %w", err)
+		}
+		defer s.writeTurn.done()
+	}
 	err := s.write.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		if err := fn(tx, c); err != nil {
 			return err

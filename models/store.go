@@ -49,6 +49,8 @@ type Store struct {
 	outbox outboxSignal
 	// components wakes it to announce component statuses after a write that may move them.
 	components outboxSignal
+	// writeTurn orders SQLite's write transactions by arrival (write_turn.go).
+	writeTurn writeQueue
 }
 
 // Dialect is "sqlite" or "postgres".

@@ -1,0 +1,64 @@
+package models
+
+import (
+	"context"
+	"sync"
+)
+
+// writeQueue hands SQLite's one write connection to the store's write transactions in the order
+// they asked for it. database/sql gives a freed connection to a waiter picked at random: with
+// sixteen writers waiting, a write's wait was the queue's length on average but five times it at
+// the 99th percentile. In arrival order the wait is never longer than the queue ahead of it.
+// PostgreSQL has many write connections and no queue.
+type writeQueue struct {
+	mu      sync.Mutex
+	busy    bool
+	waiting []chan struct{}
+}
+
+// wait returns when it is the caller's turn to write, or with ctx's error if ctx ends first.
+func (q *writeQueue) wait(ctx context.Context) error {
+	q.mu.Lock()
+	if !q.busy {
+		q.busy = true
+		q.mu.Unlock()
+		return nil
+	}
+	turn := make(chan struct{})
+	q.waiting = append(q.waiting, turn)
+	q.mu.Unlock()
+	select {
+	case <-turn:
+		return nil
+	case <-ctx.Done():
+		q.mu.Lock()
+		defer q.mu.Unlock()
+		for n, c := range q.waiting {
+			if c == turn {
+				q.waiting = append(q.waiting[:n], q.waiting[n+1:]...)
+				return ctx.Err()
+			}
+		}
+		// The turn was handed over as ctx ended: pass it on.
+		q.handOn()
+		return ctx.Err()
+	}
+}
+
+// done ends the caller's turn and gives it to the first in line.
+func (q *writeQueue) done() {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.handOn()
+}
+
+// handOn gives the turn to the first waiter, or frees it; q.mu is held.
+func (q *writeQueue) handOn() {
+	if len(q.waiting) == 0 {
+		q.busy = false
+		return
+	}
+	next := q.waiting[0]
+	q.waiting = q.waiting[1:]
+	close(next)
+}
