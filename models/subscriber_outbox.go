@@ -146,10 +146,21 @@ type OutboxItem struct {
 // in this process or another, takes them until the lease lapses.
 func (s *Store) ClaimDeliveries(ctx context.Context, limit int, lease time.Duration) ([]OutboxItem, error) {
 	now := time.Now().UTC()
+	// Most rounds find nothing due: a read says so without taking the one writer on SQLite.
+	var due []int64
+	err := s.read.WithContext(ctx).Raw(`SELECT id FROM subscriber_deliveries
+		WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= ? AND (claimed_until IS NULL OR claimed_until < ?)
+		LIMIT 1`, now, now).Scan(&due).Error
+	if err != nil || len(due) == 0 {
+		if err != nil {
+			err = fmt.Errorf("look for due deliveries: %w", err)
+		}
+		return nil, err
+	}
 	claim := newSubscriberToken()
 	// The outer conditions are checked again on PostgreSQL against a row another worker claimed
 	// meanwhile, so two workers never hold the same delivery.
-	err := s.write.WithContext(ctx).Exec(`UPDATE subscriber_deliveries SET claim = ?, claimed_until = ?
+	err = s.write.WithContext(ctx).Exec(`UPDATE subscriber_deliveries SET claim = ?, claimed_until = ?
 		WHERE id IN (SELECT id FROM subscriber_deliveries
 			WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= ? AND (claimed_until IS NULL OR claimed_until < ?)
 			ORDER BY next_attempt_at, id LIMIT ?)

@@ -42,6 +42,9 @@ const (
 	DefaultPoll        = 30 * time.Second
 	claimLease         = 5 * time.Minute
 	claimBatch         = 50
+	// componentsPace is the least time between two rounds woken by writes that may have moved a
+	// component's status: a round's reads cost more than the write that woke it.
+	componentsPace = 250 * time.Millisecond
 )
 
 // Worker sends the outbox's due deliveries.
@@ -76,6 +79,7 @@ func NewWorker(store *models.Store, log *slog.Logger, cfg Config) *Worker {
 // logged and the next round goes on.
 func (w *Worker) Run(ctx context.Context) {
 	for {
+		began := time.Now()
 		err := models.Safely(func() error { return w.round(ctx) })
 		if err != nil && ctx.Err() == nil {
 			w.log.Error("subscriber outbox", "err", err)
@@ -97,6 +101,15 @@ func (w *Worker) Run(ctx context.Context) {
 			return
 		case <-w.store.OutboxWake():
 		case <-w.store.ComponentsWake():
+			// A burst of writes wakes the worker after every commit; the components' statuses
+			// are looked at once per componentsPace at most, unless deliveries are queued meanwhile.
+			rest := time.NewTimer(time.Until(began.Add(componentsPace)))
+			select {
+			case <-ctx.Done():
+			case <-w.store.OutboxWake():
+			case <-rest.C:
+			}
+			rest.Stop()
 		case <-timer.C:
 		}
 		timer.Stop()
