@@ -5,6 +5,7 @@ import (
 	"net/http/httptest"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -12,11 +13,14 @@ import (
 )
 
 // TestReadGate holds every place of the read gate with reads that do not finish, then proves a
-// write passes at once, a read waits for a place but no longer than readGateWait, and a read
-// finds a place again once one is given back.
+// write passes at once, a read waits for a place for as long as the places are held, a read
+// holding its place past readHoldLimit gives it back, and every place is given back once.
 func TestReadGate(t *testing.T) {
+	defer func(was time.Duration) { readHoldLimit = was }(readHoldLimit)
+	readHoldLimit = time.Hour
+	var waiting atomic.Int64
 	e := echo.New()
-	e.Use(gateReads())
+	e.Use(gateReads(&waiting))
 	entered, release := make(chan struct{}), make(chan struct{})
 	e.GET("/slow", func(c echo.Context) error {
 		entered <- struct{}{}
@@ -25,20 +29,37 @@ func TestReadGate(t *testing.T) {
 	})
 	e.GET("/fast", func(c echo.Context) error { return c.NoContent(http.StatusOK) })
 	e.POST("/write", func(c echo.Context) error { return c.NoContent(http.StatusOK) })
-	do := func(method, path string) *httptest.ResponseRecorder {
+	do := func(method, path string) int {
 		rec := httptest.NewRecorder()
 		e.ServeHTTP(rec, httptest.NewRequest(method, path, nil))
-		return rec
+		return rec.Code
+	}
+	waitFor := func(what string, cond func() bool) {
+		t.Helper()
+		for deadline := time.Now().Add(10 * time.Second); !cond(); time.Sleep(time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("waited 10s for %s", what)
+			}
+		}
 	}
 	places := readGate * runtime.GOMAXPROCS(0)
 	var slow sync.WaitGroup
-	for range places {
-		slow.Add(1)
-		go func() { defer slow.Done(); do(http.MethodGet, "/slow") }()
-		<-entered
+	holdEveryPlace := func() {
+		t.Helper()
+		for range places {
+			slow.Add(1)
+			go func() { defer slow.Done(); do(http.MethodGet, "/slow") }()
+			select {
+			case <-entered:
+			case <-time.After(10 * time.Second):
+				t.Fatal("a read found no place at a free gate: a place was not given back")
+			}
+		}
 	}
+	holdEveryPlace()
+
 	done := make(chan int, 1)
-	go func() { done <- do(http.MethodPost, "/write").Code }()
+	go func() { done <- do(http.MethodPost, "/write") }()
 	select {
 	case code := <-done:
 		if code != http.StatusOK {
@@ -47,22 +68,45 @@ func TestReadGate(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("a write waited behind reads at the gate")
 	}
-	began := time.Now()
-	if code := do(http.MethodGet, "/fast").Code; code != http.StatusOK {
+
+	// A read waits while every place is held, and runs once one is given back.
+	var ran atomic.Bool
+	go func() { done <- do(http.MethodGet, "/fast"); ran.Store(true) }()
+	waitFor("the read to wait at the gate", func() bool { return waiting.Load() == 1 })
+	if ran.Load() {
+		t.Fatal("a read ran with every place held")
+	}
+	release <- struct{}{} // one slow read finishes
+	if code := <-done; code != http.StatusOK {
 		t.Errorf("read: %d", code)
 	}
-	if waited := time.Since(began); waited < readGateWait {
-		t.Errorf("a read ran after %v with every place taken, want it to wait %v first", waited, readGateWait)
+	if n := waiting.Load(); n != 0 {
+		t.Errorf("%d reads counted as waiting after the read ran", n)
 	}
-	close(release)
-	slow.Wait()
-	// Every place was given back: with no limit to the wait, a read still runs at once.
-	readGateWait = time.Hour
-	defer func() { readGateWait = 250 * time.Millisecond }()
-	go func() { done <- do(http.MethodGet, "/fast").Code }()
+
+	// Reads that hold their places past readHoldLimit give them back: a read behind them runs
+	// while they go on.
+	readHoldLimit = 20 * time.Millisecond
+	slow.Add(1)
+	go func() { defer slow.Done(); do(http.MethodGet, "/slow") }()
+	<-entered
+	go func() { done <- do(http.MethodGet, "/fast") }()
 	select {
 	case <-done:
 	case <-time.After(10 * time.Second):
-		t.Error("a read waited at the gate with every place free: a place was not given back")
+		t.Fatal("a read waited behind reads holding their places past readHoldLimit")
 	}
+	close(release)
+	slow.Wait()
+
+	// Every place was given back, and only once: the places can all be held again, and one
+	// read more waits.
+	readHoldLimit = time.Hour
+	release = make(chan struct{})
+	holdEveryPlace()
+	go func() { done <- do(http.MethodGet, "/fast") }()
+	waitFor("a read to wait at the gate held again", func() bool { return waiting.Load() == 1 })
+	close(release)
+	<-done
+	slow.Wait()
 }

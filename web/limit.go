@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"runtime"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -49,14 +50,17 @@ func countInFlight(n *atomic.Int64) echo.MiddlewareFunc {
 // per core and four per core were measured too: the writes' tail grows with each.
 const readGate = 1
 
-// readGateWait is the longest a read waits at the gate before it runs anyway.
-var readGateWait = 250 * time.Millisecond
+// readHoldLimit is the longest a read holds its place at the gate: a long one (a large CSV)
+// gives its place back and goes on beside the others, so it cannot stall the pages behind it,
+// while short reads keep their order however long the line.
+var readHoldLimit = 100 * time.Millisecond
 
 // gateReads lets at most readGate × GOMAXPROCS reads (GET, HEAD) run their handlers at once; the
-// others wait their turn here, holding nothing. Writes pass by, so a write never waits behind
-// more than a few reads for a core. It runs inside the session's LoadAndSave, which buffers the
-// response: a slow client reading its page holds no place.
-func gateReads() echo.MiddlewareFunc {
+// others wait their turn here, in order, holding nothing. Writes pass by, so a write never waits
+// behind more than a few reads for a core. It runs inside the session's LoadAndSave, which
+// buffers the response: a slow client reading its page holds no place. waiting counts the reads
+// waiting for a place.
+func gateReads(waiting *atomic.Int64) echo.MiddlewareFunc {
 	places := make(chan struct{}, readGate*runtime.GOMAXPROCS(0))
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
@@ -67,19 +71,19 @@ func gateReads() echo.MiddlewareFunc {
 			select {
 			case places <- struct{}{}:
 			default:
-				// A read waits at most readGateWait: a long one (a large CSV) holding a place must
-				// not stall every page behind it; past the wait it runs beside the others, holding none.
-				wait := time.NewTimer(readGateWait)
-				defer wait.Stop()
+				waiting.Add(1)
 				select {
 				case places <- struct{}{}:
-				case <-wait.C:
-					return next(c)
+					waiting.Add(-1)
 				case <-c.Request().Context().Done():
+					waiting.Add(-1)
 					return c.Request().Context().Err()
 				}
 			}
-			defer func() { <-places }()
+			leave := sync.OnceFunc(func() { <-places })
+			long := time.AfterFunc(readHoldLimit, leave)
+			defer long.Stop()
+			defer leave()
 			return next(c)
 		}
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/alexedwards/scs/v2"
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"hindsight/handlers"
 	"hindsight/models"
@@ -165,7 +166,12 @@ func New(deps Deps) *echo.Echo {
 	e.Use(middleware.Recover())
 	e.Use(sessionMemo)
 	e.Use(echo.WrapMiddleware(sessions.LoadAndSave))
-	e.Use(gateReads())
+	var readsWaiting atomic.Int64
+	metrics.registry.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "hindsight_reads_waiting",
+		Help: "Reads (GET, HEAD) waiting for a place at the read gate, which lets one per core run at once.",
+	}, func() float64 { return float64(readsWaiting.Load()) }))
+	e.Use(gateReads(&readsWaiting))
 	e.Use(authenticate(h))
 	e.Use(csrfProtect(sessions))
 
