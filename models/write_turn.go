@@ -62,3 +62,10 @@ func (q *writeQueue) handOn() {
 	q.waiting = q.waiting[1:]
 	close(next)
 }
+
+// WritesWaiting is how many write transactions wait in line for SQLite's writer, for tests.
+func (s *Store) WritesWaiting() int {
+	s.writeTurn.mu.Lock()
+	defer s.writeTurn.mu.Unlock()
+	return len(s.writeTurn.waiting)
+}
