@@ -305,7 +305,7 @@ func (s *Store) ClaimInvitations(ctx context.Context, limit int, lease time.Dura
 	now := time.Now().UTC()
 	var due []Invitation
 	// Read on the read pool: most rounds find nothing due, and need not take SQLite's one writer.
-	err := s.read.WithContext(ctx).Where("sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= ? AND (claimed_until IS NULL OR claimed_until < ?)", now, now).
+	err := s.read.WithContext(ctx).Where(dueAndFree, now, now).
 		Order("next_attempt_at, id").Limit(limit).Find(&due).Error
 	if err != nil {
 		return nil, fmt.Errorf("due invitations: %w", err)

@@ -142,27 +142,28 @@ type OutboxItem struct {
 	OldStatus, NewStatus string
 }
 
+// dueAndFree is the condition of a delivery or invitation due by its first argument and held by
+// no worker at its second: what a round claims.
+const dueAndFree = "sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= ? AND (claimed_until IS NULL OR claimed_until < ?)"
+
 // ClaimDeliveries takes up to limit due deliveries for this worker for lease: no other worker,
 // in this process or another, takes them until the lease lapses.
 func (s *Store) ClaimDeliveries(ctx context.Context, limit int, lease time.Duration) ([]OutboxItem, error) {
 	now := time.Now().UTC()
 	// Most rounds find nothing due: a read says so without taking the one writer on SQLite.
 	var due []int64
-	err := s.read.WithContext(ctx).Raw(`SELECT id FROM subscriber_deliveries
-		WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= ? AND (claimed_until IS NULL OR claimed_until < ?)
-		LIMIT 1`, now, now).Scan(&due).Error
-	if err != nil || len(due) == 0 {
-		if err != nil {
-			err = fmt.Errorf("look for due deliveries: %w", err)
-		}
-		return nil, err
+	err := s.read.WithContext(ctx).Raw(`SELECT id FROM subscriber_deliveries WHERE `+dueAndFree+` LIMIT 1`, now, now).Scan(&due).Error
+	if err != nil {
+		return nil, fmt.Errorf("look for due deliveries: %w", err)
+	}
+	if len(due) == 0 {
+		return nil, nil
 	}
 	claim := newSubscriberToken()
 	// The outer conditions are checked again on PostgreSQL against a row another worker claimed
 	// meanwhile, so two workers never hold the same delivery.
 	err = s.write.WithContext(ctx).Exec(`UPDATE subscriber_deliveries SET claim = ?, claimed_until = ?
-		WHERE id IN (SELECT id FROM subscriber_deliveries
-			WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= ? AND (claimed_until IS NULL OR claimed_until < ?)
+		WHERE id IN (SELECT id FROM subscriber_deliveries WHERE `+dueAndFree+`
 			ORDER BY next_attempt_at, id LIMIT ?)
 		AND sent_at IS NULL AND failed_at IS NULL AND (claimed_until IS NULL OR claimed_until < ?)`,
 		claim, now.Add(lease), now, now, limit, now).Error
