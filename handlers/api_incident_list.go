@@ -32,7 +32,7 @@ func (h *Handlers) APIIncidentList(c echo.Context) error {
 	}
 	filter := models.IncidentFilter{
 		Status: q.Get("status"), Severity: q.Get("severity"), Service: q.Get("service"), Region: q.Get("region"),
-		PostmortemState: q.Get("postmortem_state"), Text: q.Get("q"), Limit: limit, Offset: offset, WithChildren: true,
+		PostmortemState: q.Get("postmortem_state"), Text: q.Get("q"), Limit: limit, Offset: offset,
 	}
 	errs = append(errs, filterErrors(filter)...)
 	if len(errs) > 0 {
@@ -42,17 +42,9 @@ func (h *Handlers) APIIncidentList(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	ids := make([]int64, len(incidents))
-	for n := range incidents {
-		ids[n] = incidents[n].ID
-	}
-	links, err := h.Store.LinksFor(c.Request().Context(), ids)
-	if err != nil {
-		return err
-	}
 	out := make([]any, len(incidents))
 	for n := range incidents {
-		out[n] = apiIncident(&incidents[n], links[incidents[n].ID]).wire()
+		out[n] = apiIncident(&incidents[n], incidents[n].Links).wire()
 	}
 	return c.JSON(http.StatusOK, map[string]any{"incidents": out, "total": total, "limit": limit, "offset": offset})
 }

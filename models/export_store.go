@@ -3,6 +3,8 @@ package models
 import (
 	"context"
 	"fmt"
+
+	"gorm.io/gorm/clause"
 )
 
 // The whole-database export's reads (package native): every incident, name, factor, link, history
@@ -15,9 +17,12 @@ func (s *Store) IncidentsBySource(ctx context.Context, source string, externalID
 	out := make(map[string]*Incident, len(externalIDs))
 	for chunk := range chunks(externalIDs, importINBatch) {
 		var incidents []Incident
-		q := preloadChildren(s.read.WithContext(ctx).Unscoped().Preload("Services", orderByName).Preload("Regions", orderByName).Preload("Factors", orderByName))
-		if err := q.Where("source = ? AND external_id IN ?", source, chunk).Find(&incidents).Error; err != nil {
+		db := s.read.WithContext(ctx)
+		if err := db.Unscoped().Omit(clause.Associations).Where("source = ? AND external_id IN ?", source, chunk).Find(&incidents).Error; err != nil {
 			return nil, fmt.Errorf("find %s incidents: %w", source, err)
+		}
+		if err := loadNested(db, pointers(incidents)...); err != nil {
+			return nil, err
 		}
 		for n := range incidents {
 			out[incidents[n].ExternalID] = &incidents[n]
@@ -35,9 +40,12 @@ func (s *Store) EachIncident(ctx context.Context, batch int, fn func([]Incident)
 	var after int64
 	for {
 		var incidents []Incident
-		q := preloadChildren(s.read.WithContext(ctx).Unscoped().Preload("Services", orderByName).Preload("Regions", orderByName).Preload("Factors", orderByName))
-		if err := q.Where("id > ?", after).Order("id").Limit(batch).Find(&incidents).Error; err != nil {
+		db := s.read.WithContext(ctx)
+		if err := db.Unscoped().Omit(clause.Associations).Where("id > ?", after).Order("id").Limit(batch).Find(&incidents).Error; err != nil {
 			return fmt.Errorf("read incidents after %d: %w", after, err)
+		}
+		if err := loadNested(db, pointers(incidents)...); err != nil {
+			return err
 		}
 		if len(incidents) == 0 {
 			return nil
@@ -136,4 +144,13 @@ func (s *Store) AllSettings(ctx context.Context) ([]Setting, error) {
 		return nil, fmt.Errorf("read settings: %w", err)
 	}
 	return rows, nil
+}
+
+// pointers returns a pointer to each of the incidents.
+func pointers(incidents []Incident) []*Incident {
+	out := make([]*Incident, len(incidents))
+	for n := range incidents {
+		out[n] = &incidents[n]
+	}
+	return out
 }

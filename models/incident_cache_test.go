@@ -54,6 +54,34 @@ func TestIncidentReadsSeeEveryChange(t *testing.T) {
 			if n := reader.Statements() - before; n != 1 {
 				t.Errorf("after %s reading an unchanged incident took %d statements, want 1", step, n)
 			}
+			// The list reads each incident as GetIncident does, from the same kept records.
+			listed := func() string {
+				t.Helper()
+				page, _, err := reader.ListIncidents(ctx, models.IncidentFilter{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for n := range page {
+					if page[n].ID == inc.ID {
+						out, err := json.Marshal(&page[n])
+						if err != nil {
+							t.Fatal(err)
+						}
+						return string(out)
+					}
+				}
+				t.Fatalf("after %s incident %d is not listed", step, inc.ID)
+				return ""
+			}
+			if l := listed(); l != got {
+				t.Fatalf("after %s the listed incident differs from the one read:\n got %s\nwant %s", step, l, got)
+			}
+			before = reader.Statements()
+			listed()
+			// The page's rows with their versions, and the list's total from the kept counts.
+			if n := reader.Statements() - before; n != 2 {
+				t.Errorf("after %s listing unchanged incidents took %d statements, want 2", step, n)
+			}
 		}
 		check("create")
 

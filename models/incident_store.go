@@ -23,25 +23,40 @@ type IncidentFilter struct {
 	Text            string // the words /search finds (textFilter)
 	Limit           int
 	Offset          int
-	// WithChildren loads timelines, impact windows and follow-ups too, batched per kind.
-	WithChildren bool
 }
 
-// ListIncidents returns one page of incidents, newest start first, with their services and
-// regions, and the total number that match the filter.
+// ListIncidents returns one page of incidents, newest start first, each with its nested
+// records and links as GetIncident reads them, and the total number that match the filter. The
+// page's rows come with their nestedMarks in one statement; the nested records of incidents that
+// have not changed since they were last read come from memory, and the others are read in one
+// batch of five statements whatever their number.
 func (s *Store) ListIncidents(ctx context.Context, f IncidentFilter) ([]Incident, int64, error) {
-	q := s.filterIncidents(s.read.WithContext(ctx), f)
-	total, err := s.countIncidents(ctx, s.read.WithContext(ctx), f)
+	db := s.read.WithContext(ctx)
+	total, err := s.countIncidents(ctx, db, f)
 	if err != nil {
 		return nil, 0, err
 	}
-	var incidents []Incident
-	q = q.Preload("Services", orderByName).Preload("Regions", orderByName).Preload("Factors", orderByName)
-	if f.WithChildren {
-		q = preloadChildren(q)
-	}
-	if err := s.pageIncidents(q, f).Find(&incidents).Error; err != nil {
+	var rows []incidentRowScan
+	if err := s.pageIncidents(s.filterIncidents(db, f), f).Select(s.incidentRowColumns()).Scan(&rows).Error; err != nil {
 		return nil, 0, fmt.Errorf("list incidents: %w", err)
+	}
+	incidents := make([]Incident, len(rows))
+	marks := make([]nestedMark, len(rows))
+	var missing []*Incident
+	var missingMarks []nestedMark
+	for n := range rows {
+		if marks[n], err = rows[n].decode(&incidents[n]); err != nil {
+			return nil, 0, err
+		}
+		if !s.children.get(&incidents[n], marks[n]) {
+			missing, missingMarks = append(missing, &incidents[n]), append(missingMarks, marks[n])
+		}
+	}
+	if err := loadNested(db, missing...); err != nil {
+		return nil, 0, err
+	}
+	for n, inc := range missing {
+		s.children.put(inc, missingMarks[n])
 	}
 	return incidents, total, nil
 }
@@ -149,38 +164,57 @@ func (s *Store) GetIncident(ctx context.Context, id int64) (*Incident, error) {
 // so those kept under a mark are never older than it.
 type nestedMark struct{ incident, shared, everything int64 }
 
-// incidentRow reads a live incident's row with its milestone sources, its links and its
-// nestedMark, in one statement.
-func (s *Store) incidentRow(db *gorm.DB, id int64) (*Incident, nestedMark, error) {
-	var row struct {
-		Incident       `gorm:"embedded"`
-		Sources        string
-		Links          string
-		MarkIncident   int64
-		MarkShared     int64
-		MarkEverything int64
-	}
+// incidentRowScan is an incident's row as incidentRowColumns read it.
+type incidentRowScan struct {
+	Incident       `gorm:"embedded"`
+	Sources        string
+	Links          string
+	MarkIncident   int64
+	MarkShared     int64
+	MarkEverything int64
+}
+
+// incidentRowColumns are an incident's columns with its milestone sources, its links and its
+// nestedMark, read in the row's own statement.
+func (s *Store) incidentRowColumns() string {
 	version := func(of string) string {
 		return `COALESCE((SELECT version FROM incident_versions WHERE incident_id = ` + of + `), 0)`
 	}
-	err := db.Raw(`SELECT incidents.*, `+s.milestoneSourcesJSON()+` AS sources, `+s.linksJSON()+` AS links, `+
-		version("incidents.id")+` AS mark_incident, `+version(strconv.FormatInt(sharedRow, 10))+` AS mark_shared, `+
-		version(strconv.FormatInt(everythingRow, 10))+` AS mark_everything
-		FROM incidents WHERE id = ? AND deleted_at IS NULL`, id).Scan(&row).Error
+	return `incidents.*, ` + s.milestoneSourcesJSON() + ` AS sources, ` + s.linksJSON() + ` AS links, ` +
+		version("incidents.id") + ` AS mark_incident, ` + version(strconv.FormatInt(sharedRow, 10)) + ` AS mark_shared, ` +
+		version(strconv.FormatInt(everythingRow, 10)) + ` AS mark_everything`
+}
+
+// decode fills inc from the row and returns the mark its nested records are kept under.
+func (r *incidentRowScan) decode(inc *Incident) (nestedMark, error) {
+	*inc = r.Incident
+	var err error
+	if inc.MilestoneSources, err = parseSourcesJSON(inc.ID, r.Sources); err != nil {
+		return nestedMark{}, err
+	}
+	if inc.Links, err = parseLinksJSON(inc.ID, r.Links); err != nil {
+		return nestedMark{}, err
+	}
+	return nestedMark{r.MarkIncident, r.MarkShared, r.MarkEverything}, nil
+}
+
+// incidentRow reads a live incident's row with its milestone sources, its links and its
+// nestedMark, in one statement.
+func (s *Store) incidentRow(db *gorm.DB, id int64) (*Incident, nestedMark, error) {
+	var row incidentRowScan
+	err := db.Raw(`SELECT `+s.incidentRowColumns()+` FROM incidents WHERE id = ? AND deleted_at IS NULL`, id).Scan(&row).Error
 	if err == nil && row.ID == 0 {
 		err = gorm.ErrRecordNotFound
 	}
 	if err != nil {
 		return nil, nestedMark{}, notFound(err, fmt.Sprintf("incident %d", id))
 	}
-	inc := row.Incident
-	if inc.MilestoneSources, err = parseSourcesJSON(inc.ID, row.Sources); err != nil {
+	var inc Incident
+	at, err := row.decode(&inc)
+	if err != nil {
 		return nil, nestedMark{}, err
 	}
-	if inc.Links, err = parseLinksJSON(inc.ID, row.Links); err != nil {
-		return nil, nestedMark{}, err
-	}
-	return &inc, nestedMark{row.MarkIncident, row.MarkShared, row.MarkEverything}, nil
+	return &inc, at, nil
 }
 
 // getIncident loads an incident in six statements: the row with its milestone sources, its
@@ -197,36 +231,70 @@ func (s *Store) getIncident(db *gorm.DB, id int64) (*Incident, error) {
 	return inc, nil
 }
 
-// loadNested reads an incident's nested records in four statements.
-func loadNested(db *gorm.DB, inc *Incident) error {
-	id := inc.ID
-	if err := db.Where("incident_id = ?", id).Order("at, id").Find(&inc.Timeline).Error; err != nil {
-		return fmt.Errorf("load timeline of incident %d: %w", id, err)
+// loadNested reads the nested records of the given incidents in five statements, whatever their
+// number (none for none): timelines, windows, follow-ups and sections, and every name they are
+// tagged with in one query (gorm's many-to-many preloads would take two statements per
+// association).
+func loadNested(db *gorm.DB, incidents ...*Incident) error {
+	if len(incidents) == 0 {
+		return nil
 	}
-	if err := db.Omit(clause.Associations).Where("incident_id = ?", id).Order("started_at, id").Find(&inc.ImpactWindows).Error; err != nil {
-		return fmt.Errorf("load impact windows of incident %d: %w", id, err)
+	byID := make(map[int64]*Incident, len(incidents))
+	ids := make([]int64, len(incidents))
+	for n, inc := range incidents {
+		byID[inc.ID], ids[n] = inc, inc.ID
+		inc.Timeline, inc.ImpactWindows, inc.FollowUps, inc.Sections = nil, nil, nil, nil
+		inc.Services, inc.Regions, inc.Factors = nil, nil, nil
 	}
-	if err := db.Omit(clause.Associations).Where("incident_id = ?", id).Order("id").Find(&inc.FollowUps).Error; err != nil {
-		return fmt.Errorf("load follow-ups of incident %d: %w", id, err)
+	var timeline []TimelineEvent
+	if err := db.Where("incident_id IN ?", ids).Order("incident_id, at, id").Find(&timeline).Error; err != nil {
+		return fmt.Errorf("load timelines of incidents %v: %w", ids, err)
 	}
-	if err := loadTags(db, inc); err != nil {
-		return fmt.Errorf("load tags of incident %d: %w", id, err)
+	for _, e := range timeline {
+		byID[e.IncidentID].Timeline = append(byID[e.IncidentID].Timeline, e)
 	}
-	if err := db.Where("incident_id = ?", id).Order("position, id").Find(&inc.Sections).Error; err != nil {
-		return fmt.Errorf("load sections of incident %d: %w", id, err)
+	var windows []ImpactWindow
+	if err := db.Omit(clause.Associations).Where("incident_id IN ?", ids).Order("incident_id, started_at, id").Find(&windows).Error; err != nil {
+		return fmt.Errorf("load impact windows of incidents %v: %w", ids, err)
+	}
+	for _, w := range windows {
+		byID[w.IncidentID].ImpactWindows = append(byID[w.IncidentID].ImpactWindows, w)
+	}
+	var followUps []FollowUp
+	if err := db.Omit(clause.Associations).Where("incident_id IN ?", ids).Order("incident_id, id").Find(&followUps).Error; err != nil {
+		return fmt.Errorf("load follow-ups of incidents %v: %w", ids, err)
+	}
+	for _, f := range followUps {
+		byID[f.IncidentID].FollowUps = append(byID[f.IncidentID].FollowUps, f)
+	}
+	if err := loadTags(db, byID, ids); err != nil {
+		return fmt.Errorf("load tags of incidents %v: %w", ids, err)
+	}
+	var sections []IncidentSection
+	if err := db.Where("incident_id IN ?", ids).Order("incident_id, position, id").Find(&sections).Error; err != nil {
+		return fmt.Errorf("load sections of incidents %v: %w", ids, err)
+	}
+	for _, sec := range sections {
+		byID[sec.IncidentID].Sections = append(byID[sec.IncidentID].Sections, sec)
 	}
 	return nil
 }
 
-// loadTags fills an incident's services, regions and factors, its windows' services and its
-// follow-ups' factors from one UNION query, each list sorted by name.
-func loadTags(db *gorm.DB, inc *Incident) error {
+// loadTags fills the incidents' services, regions and factors, their windows' services and
+// their follow-ups' factors from one UNION query, each list sorted by name.
+func loadTags(db *gorm.DB, byID map[int64]*Incident, ids []int64) error {
 	windowIDs, followUpIDs := []int64{0}, []int64{0}
-	for _, w := range inc.ImpactWindows {
-		windowIDs = append(windowIDs, w.ID)
-	}
-	for _, f := range inc.FollowUps {
-		followUpIDs = append(followUpIDs, f.ID)
+	windows := map[int64]*ImpactWindow{}
+	followUps := map[int64]*FollowUp{}
+	for _, inc := range byID {
+		for n := range inc.ImpactWindows {
+			windowIDs = append(windowIDs, inc.ImpactWindows[n].ID)
+			windows[inc.ImpactWindows[n].ID] = &inc.ImpactWindows[n]
+		}
+		for n := range inc.FollowUps {
+			followUpIDs = append(followUpIDs, inc.FollowUps[n].ID)
+			followUps[inc.FollowUps[n].ID] = &inc.FollowUps[n]
+		}
 	}
 	var rows []struct {
 		Kind        string
@@ -238,31 +306,29 @@ func loadTags(db *gorm.DB, inc *Incident) error {
 	}
 	err := db.Raw(`
 		SELECT 's' AS kind, j.incident_id AS owner, t.id, t.name, '' AS slug, '' AS description
-			FROM incident_services j JOIN services t ON t.id = j.service_id WHERE j.incident_id = ?
-		UNION ALL SELECT 'r', j.incident_id, t.id, t.name, '', '' FROM incident_regions j JOIN regions t ON t.id = j.region_id WHERE j.incident_id = ?
-		UNION ALL SELECT 'f', j.incident_id, t.id, t.name, t.slug, t.description FROM incident_factors j JOIN factors t ON t.id = j.factor_id WHERE j.incident_id = ?
+			FROM incident_services j JOIN services t ON t.id = j.service_id WHERE j.incident_id IN ?
+		UNION ALL SELECT 'r', j.incident_id, t.id, t.name, '', '' FROM incident_regions j JOIN regions t ON t.id = j.region_id WHERE j.incident_id IN ?
+		UNION ALL SELECT 'f', j.incident_id, t.id, t.name, t.slug, t.description FROM incident_factors j JOIN factors t ON t.id = j.factor_id WHERE j.incident_id IN ?
 		UNION ALL SELECT 'w', j.impact_window_id, t.id, t.name, '', '' FROM impact_window_services j JOIN services t ON t.id = j.service_id WHERE j.impact_window_id IN ?
 		UNION ALL SELECT 'u', j.follow_up_id, t.id, t.name, t.slug, t.description FROM follow_up_factors j JOIN factors t ON t.id = j.factor_id WHERE j.follow_up_id IN ?
-		ORDER BY 4, 3`, inc.ID, inc.ID, inc.ID, windowIDs, followUpIDs).Scan(&rows).Error
+		ORDER BY 4, 3`, ids, ids, ids, windowIDs, followUpIDs).Scan(&rows).Error
 	if err != nil {
 		return err
-	}
-	windows := map[int64]*ImpactWindow{}
-	for n := range inc.ImpactWindows {
-		windows[inc.ImpactWindows[n].ID] = &inc.ImpactWindows[n]
-	}
-	followUps := map[int64]*FollowUp{}
-	for n := range inc.FollowUps {
-		followUps[inc.FollowUps[n].ID] = &inc.FollowUps[n]
 	}
 	for _, r := range rows {
 		switch r.Kind {
 		case "s":
-			inc.Services = append(inc.Services, Service{ID: r.ID, Name: r.Name})
+			if inc := byID[r.Owner]; inc != nil {
+				inc.Services = append(inc.Services, Service{ID: r.ID, Name: r.Name})
+			}
 		case "r":
-			inc.Regions = append(inc.Regions, Region{ID: r.ID, Name: r.Name})
+			if inc := byID[r.Owner]; inc != nil {
+				inc.Regions = append(inc.Regions, Region{ID: r.ID, Name: r.Name})
+			}
 		case "f":
-			inc.Factors = append(inc.Factors, Factor{ID: r.ID, Slug: r.Slug, Name: r.Name, Description: r.Description})
+			if inc := byID[r.Owner]; inc != nil {
+				inc.Factors = append(inc.Factors, Factor{ID: r.ID, Slug: r.Slug, Name: r.Name, Description: r.Description})
+			}
 		case "w":
 			if w := windows[r.Owner]; w != nil {
 				w.Services = append(w.Services, Service{ID: r.ID, Name: r.Name})
@@ -274,16 +340,6 @@ func loadTags(db *gorm.DB, inc *Incident) error {
 		}
 	}
 	return nil
-}
-
-// preloadChildren loads the nested records with one query per kind, whatever the number of incidents.
-func preloadChildren(db *gorm.DB) *gorm.DB {
-	return db.Preload("Timeline", func(db *gorm.DB) *gorm.DB { return db.Order("at, id") }).
-		Preload("ImpactWindows", func(db *gorm.DB) *gorm.DB { return db.Order("started_at, id") }).
-		Preload("ImpactWindows.Services", orderByName).
-		Preload("FollowUps", func(db *gorm.DB) *gorm.DB { return db.Order("id") }).
-		Preload("FollowUps.Factors", orderByName).
-		Preload("Sections", func(db *gorm.DB) *gorm.DB { return db.Order("position, id") })
 }
 
 // Children are the nested records a create or full replace may carry. A nil slice leaves the

@@ -607,7 +607,7 @@ func (s *Store) similarSubject(ctx context.Context, id int64) (*Incident, error)
 	if err != nil {
 		return nil, err
 	}
-	if err := loadTags(db, inc); err != nil {
+	if err := loadTags(db, map[int64]*Incident{inc.ID: inc}, []int64{inc.ID}); err != nil {
 		return nil, fmt.Errorf("load tags of incident %d: %w", id, err)
 	}
 	return inc, nil
