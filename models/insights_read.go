@@ -239,7 +239,7 @@ func (s *Store) countNearMisses(ctx context.Context, f InsightsFilter) (int, err
 	f.NearMisses = NearMissesOnly
 	where, args, _ := s.insightsWhere(f)
 	var n int64
-	if err := s.read.WithContext(ctx).Raw("SELECT COUNT(*) FROM incidents i WHERE "+where, args...).Row().Scan(&n); err != nil {
+	if err := s.scan.WithContext(ctx).Raw("SELECT COUNT(*) FROM incidents i WHERE "+where, args...).Row().Scan(&n); err != nil {
 		return 0, fmt.Errorf("count near misses: %w", err)
 	}
 	return int(n), nil
@@ -318,7 +318,7 @@ func (s *Store) ComputeInsights(ctx context.Context, f InsightsFilter) (*Insight
 // aggregate of one query steps through the same rows in the same order, so the lists line up;
 // PostgreSQL's parallel workers combine their partial lists tuple by tuple, which keeps them so.
 func (s *Store) readIntColumns(ctx context.Context, what string, q columnsQuery, args []any) ([][]int64, error) {
-	return readIntColumnsOf(ctx, s.read, s.dialect, what, q, args)
+	return readIntColumnsOf(ctx, s.scan, s.dialect, what, q, args)
 }
 
 // readIntColumnsOf is readIntColumns through db: the store's pool or a transaction.
@@ -416,7 +416,7 @@ func (s *Store) readInsightRows(ctx context.Context, where string, args []any, p
 		}
 	}
 	cond := where + fmt.Sprintf(" AND i.id %% %d = %d", parts, part)
-	if err := readMilestoneDays(ctx, s.read, rows, cond, args); err != nil {
+	if err := readMilestoneDays(ctx, s.scan, rows, cond, args); err != nil {
 		return nil, err
 	}
 	return rows, nil
@@ -476,7 +476,7 @@ func childFilter(where string, args []any, narrowed bool) (string, []any) {
 // readFirstUpdates reads each incident's first public status update, in incident order.
 func (s *Store) readFirstUpdates(ctx context.Context, where string, args []any, narrowed bool) ([]idValue, error) {
 	filter, args := childFilter(where, args, narrowed)
-	return s.readFirstUpdatesOf(ctx, s.read, args, filter)
+	return s.readFirstUpdatesOf(ctx, s.scan, args, filter)
 }
 
 // readFirstUpdatesOf reads the first public status updates of the incidents the filters (" AND …"
@@ -513,7 +513,7 @@ func (s *Store) firstUpdatesQuery(filters ...string) columnsQuery {
 // readWindows reads the impact windows, in incident order.
 func (s *Store) readWindows(ctx context.Context, where string, args []any, narrowed bool) ([]idWindow, error) {
 	filter, args := childFilter(where, args, narrowed)
-	return s.readWindowsOf(ctx, s.read, filter, args)
+	return s.readWindowsOf(ctx, s.scan, filter, args)
 }
 
 // readWindowsOf reads the impact windows of the incidents filter (" AND …" over impact_windows, or
@@ -565,6 +565,8 @@ func (s *Store) explainColumns(ctx context.Context, queries map[string]struct {
 	}
 	plans := map[string]string{}
 	for name, q := range queries {
+		// On the requests' pool: a connection of the scan pool idle since before a migration plans
+		// EXPLAIN with the schema it last read (a statement it runs checks the schema first).
 		rows, err := s.read.WithContext(ctx).Raw(prefix+columnsSQL(s.dialect, q.q), q.args...).Rows()
 		if err != nil {
 			return nil, fmt.Errorf("explain %s: %w", name, err)

@@ -539,14 +539,14 @@ func (s *Store) readWholeTable(ctx context.Context) (*insightTable, error) {
 	go func() {
 		defer wg.Done()
 		errs[0] = Safely(func() (err error) {
-			names, err = readTagNames(ctx, s.read)
+			names, err = readTagNames(ctx, s.scan)
 			return err
 		})
 	}()
 	go func() {
 		defer wg.Done()
 		errs[1] = Safely(func() (err error) {
-			part, err = s.readInsightPart(ctx, s.read, nil, true)
+			part, err = s.readInsightPart(ctx, s.scan, nil, true)
 			return err
 		})
 	}()

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"net/url"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -21,11 +22,13 @@ import (
 	"hindsight/migrations"
 )
 
-// Store reads and writes Hindsight's records. On SQLite it holds two pools: many connections
-// for reads and exactly one for writes, so writers queue in Go instead of fighting over the
-// database lock. On PostgreSQL both are the same pool.
+// Store reads and writes Hindsight's records. On SQLite it holds three pools: many connections
+// for the requests' reads, a few that read through a memory map for the scans of every incident
+// (scan), and exactly one for writes, so writers queue in Go instead of fighting over the
+// database lock. On PostgreSQL all three are the same pool.
 type Store struct {
 	read     *gorm.DB
+	scan     *gorm.DB
 	write    *gorm.DB
 	dialect  string
 	provider *goose.Provider
@@ -51,6 +54,14 @@ type Store struct {
 	components outboxSignal
 	// writeTurn orders SQLite's write transactions by arrival (write_turn.go).
 	writeTurn writeQueue
+}
+
+// pools are the store's distinct connection pools.
+func (s *Store) pools() []*gorm.DB {
+	if s.dialect == "postgres" {
+		return []*gorm.DB{s.read}
+	}
+	return []*gorm.DB{s.read, s.scan, s.write}
 }
 
 // Dialect is "sqlite" or "postgres".
@@ -81,16 +92,14 @@ func Open(ctx context.Context, databaseURL string) (*Store, error) {
 		sqlDB.SetMaxOpenConns(20)
 		sqlDB.SetMaxIdleConns(20)
 		sqlDB.SetConnMaxIdleTime(5 * time.Minute)
-		s.read, s.write, s.dialect = db, db, "postgres"
+		s.read, s.scan, s.write, s.dialect = db, db, db, "postgres"
 	} else {
 		path := strings.TrimPrefix(strings.TrimPrefix(databaseURL, "sqlite://"), "file:")
 		if i := strings.IndexByte(path, '?'); i >= 0 {
 			path = path[:i]
 		}
 		params := url.Values{}
-		// Reads through a memory map instead of read(2) into each connection's page cache: at
-		// 100,000 incidents the system calls were half the time of a large scan.
-		for _, p := range []string{"journal_mode(WAL)", "busy_timeout(10000)", "foreign_keys(1)", "synchronous(NORMAL)", "mmap_size(1073741824)"} {
+		for _, p := range []string{"journal_mode(WAL)", "busy_timeout(10000)", "foreign_keys(1)", "synchronous(NORMAL)"} {
 			params.Add("_pragma", p)
 		}
 		// No _time_format: the driver writes its default format, which is the one "sqlite" names,
@@ -100,6 +109,16 @@ func Open(ctx context.Context, databaseURL string) (*Store, error) {
 		// so prepared-statement caching would only add its own bookkeeping.
 		cfg.PrepareStmt = false
 		reader, err := gorm.Open(sqlite.Open("file:"+path+"?"+params.Encode()), cfg)
+		if err != nil {
+			return nil, fmt.Errorf("open sqlite %s: %w", path, err)
+		}
+		// The scans read through a memory map instead of read(2) into each connection's page
+		// cache: at 100,000 incidents the system calls were half the time of a large scan. The
+		// requests' connections do not: SQLite drops a connection's map whenever another commit
+		// came between two of its reads, and under a stream of writes the unmapping and the page
+		// faults after it cost a short read more than read(2) did (docs/performance.md).
+		scanParams := url.Values{"_pragma": append(slices.Clone(params["_pragma"]), "mmap_size(1073741824)")}
+		scanner, err := gorm.Open(sqlite.Open("file:"+path+"?"+scanParams.Encode()), cfg)
 		if err != nil {
 			return nil, fmt.Errorf("open sqlite %s: %w", path, err)
 		}
@@ -114,6 +133,12 @@ func Open(ctx context.Context, databaseURL string) (*Store, error) {
 		}
 		readDB.SetMaxOpenConns(8)
 		readDB.SetMaxIdleConns(8)
+		scanDB, err := scanner.DB()
+		if err != nil {
+			return nil, err
+		}
+		scanDB.SetMaxOpenConns(4)
+		scanDB.SetMaxIdleConns(4)
 		writeDB, err := writer.DB()
 		if err != nil {
 			return nil, err
@@ -121,9 +146,9 @@ func Open(ctx context.Context, databaseURL string) (*Store, error) {
 		writeDB.SetMaxOpenConns(1)
 		writeDB.SetMaxIdleConns(1)
 		writeDB.SetConnMaxLifetime(0)
-		s.read, s.write, s.dialect = reader, writer, "sqlite"
+		s.read, s.scan, s.write, s.dialect = reader, scanner, writer, "sqlite"
 	}
-	for _, db := range []*gorm.DB{s.read, s.write} {
+	for _, db := range s.pools() {
 		if err := s.countStatements(db); err != nil {
 			return nil, err
 		}
@@ -205,7 +230,7 @@ func (s *Store) Statements() int64 { return s.statements.Load() }
 // Close closes the database connections.
 func (s *Store) Close() error {
 	var errs []error
-	for _, db := range []*gorm.DB{s.read, s.write} {
+	for _, db := range s.pools() {
 		if sqlDB, err := db.DB(); err == nil {
 			errs = append(errs, sqlDB.Close())
 		}
@@ -249,7 +274,7 @@ func (s *Store) MigrationStatus(ctx context.Context) ([]MigrationStatus, error) 
 
 // Ready checks that the database answers and no migration is pending.
 func (s *Store) Ready(ctx context.Context) error {
-	for _, db := range []*gorm.DB{s.read, s.write} {
+	for _, db := range s.pools() {
 		sqlDB, err := db.DB()
 		if err != nil {
 			return err
