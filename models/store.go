@@ -12,7 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/glebarez/sqlite"
+	"github.com/libtnb/sqlite"
 	"github.com/pressly/goose/v3"
 	"github.com/pressly/goose/v3/lock"
 	"gorm.io/driver/postgres"
@@ -98,54 +98,48 @@ func Open(ctx context.Context, databaseURL string) (*Store, error) {
 		if i := strings.IndexByte(path, '?'); i >= 0 {
 			path = path[:i]
 		}
-		params := url.Values{}
+		// Times are written in the format the driver names "sqlite" (2006-01-02 15:04:05+00:00),
+		// and write transactions start IMMEDIATE, so a writer beside another process waits for
+		// the lock instead of failing once it has read.
+		params := url.Values{"_time_format": {"sqlite"}}
 		for _, p := range []string{"journal_mode(WAL)", "busy_timeout(10000)", "foreign_keys(1)", "synchronous(NORMAL)"} {
 			params.Add("_pragma", p)
 		}
-		// No _time_format: the driver writes its default format, which is the one "sqlite" names,
-		// and it stops reading its options at _time_format, so _txlock below would be ignored
-		// and write transactions would start DEFERRED, failing at once beside another process.
-		// The SQLite driver compiles a statement again on every call whatever database/sql holds,
-		// so prepared-statement caching would only add its own bookkeeping.
+		// The connections keep their compiled statements (sqlite_conn.go): gorm's statement
+		// cache would compile again in every transaction.
 		cfg.PrepareStmt = false
-		reader, err := gorm.Open(sqlite.Open("file:"+path+"?"+params.Encode()), cfg)
+		pool := func(params url.Values, conns int) (*gorm.DB, error) {
+			db, err := openSQLite("file:" + path + "?" + params.Encode())
+			if err != nil {
+				return nil, fmt.Errorf("open sqlite %s: %w", path, err)
+			}
+			db.SetMaxOpenConns(conns)
+			db.SetMaxIdleConns(conns)
+			g, err := gorm.Open(sqlite.New(sqlite.Config{Conn: db}), cfg)
+			if err != nil {
+				return nil, fmt.Errorf("open sqlite %s: %w", path, err)
+			}
+			return g, nil
+		}
+		reader, err := pool(params, 8)
 		if err != nil {
-			return nil, fmt.Errorf("open sqlite %s: %w", path, err)
+			return nil, err
 		}
 		// The scans read through a memory map instead of read(2) into each connection's page
 		// cache: at 100,000 incidents the system calls were half the time of a large scan. The
 		// requests' connections do not: SQLite drops a connection's map whenever another commit
 		// came between two of its reads, and under a stream of writes the unmapping and the page
 		// faults after it cost a short read more than read(2) did (docs/performance.md).
-		scanParams := url.Values{"_pragma": append(slices.Clone(params["_pragma"]), "mmap_size(1073741824)")}
-		scanner, err := gorm.Open(sqlite.Open("file:"+path+"?"+scanParams.Encode()), cfg)
+		scanParams := url.Values{"_time_format": params["_time_format"], "_pragma": append(slices.Clone(params["_pragma"]), "mmap_size(1073741824)")}
+		scanner, err := pool(scanParams, 4)
 		if err != nil {
-			return nil, fmt.Errorf("open sqlite %s: %w", path, err)
+			return nil, err
 		}
 		params.Set("_txlock", "immediate")
-		writer, err := gorm.Open(sqlite.Open("file:"+path+"?"+params.Encode()), cfg)
-		if err != nil {
-			return nil, fmt.Errorf("open sqlite %s: %w", path, err)
-		}
-		readDB, err := reader.DB()
+		writer, err := pool(params, 1)
 		if err != nil {
 			return nil, err
 		}
-		readDB.SetMaxOpenConns(8)
-		readDB.SetMaxIdleConns(8)
-		scanDB, err := scanner.DB()
-		if err != nil {
-			return nil, err
-		}
-		scanDB.SetMaxOpenConns(4)
-		scanDB.SetMaxIdleConns(4)
-		writeDB, err := writer.DB()
-		if err != nil {
-			return nil, err
-		}
-		writeDB.SetMaxOpenConns(1)
-		writeDB.SetMaxIdleConns(1)
-		writeDB.SetConnMaxLifetime(0)
 		s.read, s.scan, s.write, s.dialect = reader, scanner, writer, "sqlite"
 	}
 	for _, db := range s.pools() {
