@@ -3,6 +3,7 @@ package models
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 )
 
 // writeQueue hands SQLite's one write connection to the store's write transactions in the order
@@ -14,6 +15,8 @@ type writeQueue struct {
 	mu      sync.Mutex
 	busy    bool
 	waiting []chan struct{}
+	// on mirrors busy for readers that take no lock (Store.Writing).
+	on atomic.Bool
 }
 
 // wait returns when it is the caller's turn to write, or with ctx's error if ctx ends first.
@@ -21,6 +24,7 @@ func (q *writeQueue) wait(ctx context.Context) error {
 	q.mu.Lock()
 	if !q.busy {
 		q.busy = true
+		q.on.Store(true)
 		q.mu.Unlock()
 		return nil
 	}
@@ -56,12 +60,17 @@ func (q *writeQueue) done() {
 func (q *writeQueue) handOn() {
 	if len(q.waiting) == 0 {
 		q.busy = false
+		q.on.Store(false)
 		return
 	}
 	next := q.waiting[0]
 	q.waiting = q.waiting[1:]
 	close(next)
 }
+
+// Writing tells whether a write transaction holds or waits for SQLite's writer; always false on
+// PostgreSQL, whose writers do not queue.
+func (s *Store) Writing() bool { return s.writeTurn.on.Load() }
 
 // WritesWaiting is how many write transactions wait in line for SQLite's writer, for tests.
 func (s *Store) WritesWaiting() int {

@@ -20,7 +20,7 @@ func TestReadGate(t *testing.T) {
 	readHoldLimit = time.Hour
 	var waiting atomic.Int64
 	e := echo.New()
-	e.Use(gateReads(&waiting))
+	e.Use(gateReads(&waiting, func() bool { return false }))
 	entered, release := make(chan struct{}), make(chan struct{})
 	e.GET("/slow", func(c echo.Context) error {
 		entered <- struct{}{}
@@ -109,4 +109,62 @@ func TestReadGate(t *testing.T) {
 	close(release)
 	<-done
 	slow.Wait()
+}
+
+// TestReadGateNarrowsBesideWrites proves that while a write holds or waits for SQLite's writer
+// only one read runs at a time, though the gate has more places, and that the others run once
+// it finishes; with no write under way the gate's places are all used again.
+func TestReadGateNarrowsBesideWrites(t *testing.T) {
+	if runtime.GOMAXPROCS(0)*readGate < 2 {
+		t.Skip("the gate has one place on one core: nothing to narrow")
+	}
+	var waiting atomic.Int64
+	var writing atomic.Bool
+	writing.Store(true)
+	e := echo.New()
+	e.Use(gateReads(&waiting, writing.Load))
+	entered, release := make(chan struct{}), make(chan struct{})
+	e.GET("/slow", func(c echo.Context) error {
+		entered <- struct{}{}
+		<-release
+		return c.NoContent(http.StatusOK)
+	})
+	do := func() int {
+		rec := httptest.NewRecorder()
+		e.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/slow", nil))
+		return rec.Code
+	}
+	done := make(chan int, 4)
+	go func() { done <- do() }()
+	<-entered
+	go func() { done <- do() }()
+	for deadline := time.Now().Add(10 * time.Second); waiting.Load() != 1; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("a second read did not wait beside a write")
+		}
+	}
+	select {
+	case <-entered:
+		t.Fatal("a second read ran beside a write")
+	default:
+	}
+	writing.Store(false)
+	release <- struct{}{} // the first read ends; the second, already past the write check, runs
+	<-entered
+	if code := <-done; code != http.StatusOK {
+		t.Errorf("first read: %d", code)
+	}
+	// No write under way: a third read runs beside the second.
+	go func() { done <- do() }()
+	select {
+	case <-entered:
+	case <-time.After(10 * time.Second):
+		t.Fatal("with no write under way a read waited though a place was free")
+	}
+	close(release)
+	for range 2 {
+		if code := <-done; code != http.StatusOK {
+			t.Errorf("read: %d", code)
+		}
+	}
 }

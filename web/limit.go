@@ -57,35 +57,61 @@ var readHoldLimit = 100 * time.Millisecond
 
 // gateReads lets at most readGate × GOMAXPROCS reads (GET, HEAD) run their handlers at once; the
 // others wait their turn here, in order, holding nothing. Writes pass by, so a write never waits
-// behind more than a few reads for a core. It runs inside the session's LoadAndSave, which
-// buffers the response: a slow client reading its page holds no place. waiting counts the reads
-// waiting for a place.
-func gateReads(waiting *atomic.Int64) echo.MiddlewareFunc {
+// behind more than a few reads for a core. While writing says a write holds or waits for
+// SQLite's one writer, a read that has its place also waits for the one place beside the writes:
+// then one read runs at a time and the other core is the writer's, whose transaction every
+// queued write waits for (docs/performance.md, "Writes, fifth round"). It runs inside the
+// session's LoadAndSave, which buffers the response: a slow client reading its page holds no
+// place. waiting counts the reads waiting for a place.
+func gateReads(waiting *atomic.Int64, writing func() bool) echo.MiddlewareFunc {
 	places := make(chan struct{}, readGate*runtime.GOMAXPROCS(0))
+	beside := make(chan struct{}, 1)
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			method := c.Request().Method
 			if (method != http.MethodGet && method != http.MethodHead) || unlimitedPaths[c.Request().URL.Path] {
 				return next(c)
 			}
-			select {
-			case places <- struct{}{}:
-			default:
-				waiting.Add(1)
-				select {
-				case places <- struct{}{}:
-					waiting.Add(-1)
-				case <-c.Request().Context().Done():
-					waiting.Add(-1)
+			if !take(c, places, waiting) {
+				return c.Request().Context().Err()
+			}
+			besideWrites := false
+			if writing() {
+				if !take(c, beside, waiting) {
+					<-places
 					return c.Request().Context().Err()
 				}
+				besideWrites = true
 			}
-			leave := sync.OnceFunc(func() { <-places })
+			leave := sync.OnceFunc(func() {
+				if besideWrites {
+					<-beside
+				}
+				<-places
+			})
 			long := time.AfterFunc(readHoldLimit, leave)
 			defer long.Stop()
 			defer leave()
 			return next(c)
 		}
+	}
+}
+
+// take takes a place in places, waiting in order while there is none, counted in waiting; false
+// when the request ended first.
+func take(c echo.Context, places chan struct{}, waiting *atomic.Int64) bool {
+	select {
+	case places <- struct{}{}:
+		return true
+	default:
+	}
+	waiting.Add(1)
+	defer waiting.Add(-1)
+	select {
+	case places <- struct{}{}:
+		return true
+	case <-c.Request().Context().Done():
+		return false
 	}
 }
 

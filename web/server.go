@@ -169,9 +169,9 @@ func New(deps Deps) *echo.Echo {
 	var readsWaiting atomic.Int64
 	metrics.registry.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "hindsight_reads_waiting",
-		Help: "Reads (GET, HEAD) waiting for a place at the read gate, which lets one per core run at once.",
+		Help: "Reads (GET, HEAD) waiting for a place at the read gate, which lets one per core run at once, and one while SQLite's writer is busy.",
 	}, func() float64 { return float64(readsWaiting.Load()) }))
-	e.Use(gateReads(&readsWaiting))
+	e.Use(gateReads(&readsWaiting, deps.Store.Writing))
 	e.Use(authenticate(h))
 	e.Use(csrfProtect(sessions))
 
