@@ -94,53 +94,11 @@ func Open(ctx context.Context, databaseURL string) (*Store, error) {
 		sqlDB.SetConnMaxIdleTime(5 * time.Minute)
 		s.read, s.scan, s.write, s.dialect = db, db, db, "postgres"
 	} else {
-		path := strings.TrimPrefix(strings.TrimPrefix(databaseURL, "sqlite://"), "file:")
-		if i := strings.IndexByte(path, '?'); i >= 0 {
-			path = path[:i]
-		}
-		// Times are written in the format the driver names "sqlite" (2006-01-02 15:04:05+00:00),
-		// and write transactions start IMMEDIATE, so a writer beside another process waits for
-		// the lock instead of failing once it has read.
-		params := url.Values{"_time_format": {"sqlite"}}
-		for _, p := range []string{"journal_mode(WAL)", "busy_timeout(10000)", "foreign_keys(1)", "synchronous(NORMAL)"} {
-			params.Add("_pragma", p)
-		}
-		// The connections keep their compiled statements (sqlite_conn.go): gorm's statement
-		// cache would compile again in every transaction.
-		cfg.PrepareStmt = false
-		pool := func(params url.Values, conns int) (*gorm.DB, error) {
-			db, err := openSQLite("file:" + path + "?" + params.Encode())
-			if err != nil {
-				return nil, fmt.Errorf("open sqlite %s: %w", path, err)
-			}
-			db.SetMaxOpenConns(conns)
-			db.SetMaxIdleConns(conns)
-			g, err := gorm.Open(sqlite.New(sqlite.Config{Conn: db}), cfg)
-			if err != nil {
-				return nil, fmt.Errorf("open sqlite %s: %w", path, err)
-			}
-			return g, nil
-		}
-		reader, err := pool(params, 8)
+		read, scan, write, err := openSQLitePools(databaseURL, cfg)
 		if err != nil {
 			return nil, err
 		}
-		// The scans read through a memory map instead of read(2) into each connection's page
-		// cache: at 100,000 incidents the system calls were half the time of a large scan. The
-		// requests' connections do not: SQLite drops a connection's map whenever another commit
-		// came between two of its reads, and under a stream of writes the unmapping and the page
-		// faults after it cost a short read more than read(2) did (docs/performance.md).
-		scanParams := url.Values{"_time_format": params["_time_format"], "_pragma": append(slices.Clone(params["_pragma"]), "mmap_size(1073741824)")}
-		scanner, err := pool(scanParams, 4)
-		if err != nil {
-			return nil, err
-		}
-		params.Set("_txlock", "immediate")
-		writer, err := pool(params, 1)
-		if err != nil {
-			return nil, err
-		}
-		s.read, s.scan, s.write, s.dialect = reader, scanner, writer, "sqlite"
+		s.read, s.scan, s.write, s.dialect = read, scan, write, "sqlite"
 	}
 	for _, db := range s.pools() {
 		if err := s.countStatements(db); err != nil {
@@ -184,6 +142,62 @@ func Open(ctx context.Context, databaseURL string) (*Store, error) {
 		return nil, fmt.Errorf("load migrations: %w", err)
 	}
 	return s, nil
+}
+
+// openSQLitePools opens the SQLite file of databaseURL three times: the requests' reads, the
+// scans' reads and the one writer.
+func openSQLitePools(databaseURL string, cfg *gorm.Config) (reader, scanner, writer *gorm.DB, err error) {
+	path := strings.TrimPrefix(strings.TrimPrefix(databaseURL, "sqlite://"), "file:")
+	if i := strings.IndexByte(path, '?'); i >= 0 {
+		path = path[:i]
+	}
+	// Times are written in the format the driver names "sqlite" (2006-01-02 15:04:05+00:00),
+	// and write transactions start IMMEDIATE, so a writer beside another process waits for
+	// the lock instead of failing once it has read.
+	params := url.Values{"_time_format": {"sqlite"}}
+	for _, p := range []string{"journal_mode(WAL)", "busy_timeout(10000)", "foreign_keys(1)", "synchronous(NORMAL)"} {
+		params.Add("_pragma", p)
+	}
+	// The connections keep their compiled statements (sqlite_conn.go): gorm's statement
+	// cache would compile again in every transaction.
+	cfg.PrepareStmt = false
+	pool := func(params url.Values, conns int) (*gorm.DB, error) {
+		db, err := openSQLite("file:" + path + "?" + params.Encode())
+		if err != nil {
+			return nil, fmt.Errorf("open sqlite %s: %w", path, err)
+		}
+		db.SetMaxOpenConns(conns)
+		db.SetMaxIdleConns(conns)
+		g, err := gorm.Open(sqlite.New(sqlite.Config{Conn: db}), cfg)
+		if err != nil {
+			return nil, fmt.Errorf("open sqlite %s: %w", path, err)
+		}
+		return g, nil
+	}
+	if reader, err = pool(params, 8); err != nil {
+		return nil, nil, nil, err
+	}
+	// The scans read through a memory map instead of read(2) into each connection's page
+	// cache: at 100,000 incidents the system calls were half the time of a large scan. The
+	// requests' connections do not: SQLite drops a connection's map whenever another commit
+	// came between two of its reads, and under a stream of writes the unmapping and the page
+	// faults after it cost a short read more than read(2) did (docs/performance.md).
+	scanParams := url.Values{"_time_format": params["_time_format"], "_pragma": append(slices.Clone(params["_pragma"]), "mmap_size(1073741824)")}
+	if scanner, err = pool(scanParams, 4); err == nil {
+		params.Set("_txlock", "immediate")
+		if writer, err = pool(params, 1); err == nil {
+			return reader, scanner, writer, nil
+		}
+	}
+	for _, g := range []*gorm.DB{reader, scanner} {
+		if g == nil {
+			continue
+		}
+		if db, dbErr := g.DB(); dbErr == nil {
+			db.Close()
+		}
+	}
+	return nil, nil, nil, err
 }
 
 func (s *Store) countStatements(db *gorm.DB) error {
