@@ -33,9 +33,9 @@ type FixKindRecord struct {
 func (r FixKindRecord) Held() int { return r.Fixes - r.CameBack }
 
 // FixesHeldReport builds the report over every live incident and done follow-up, in two
-// statements.
+// statements on the scans' pool (they read every incident).
 func (s *Store) FixesHeldReport(ctx context.Context) (*FixesHeld, error) {
-	db := s.read.WithContext(ctx)
+	db := s.scan.WithContext(ctx)
 	var fixes []struct {
 		FactorID  int64
 		Kind      string

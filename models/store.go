@@ -154,8 +154,12 @@ func openSQLitePools(databaseURL string, cfg *gorm.Config) (reader, scanner, wri
 	// Times are written in the format the driver names "sqlite" (2006-01-02 15:04:05+00:00),
 	// and write transactions start IMMEDIATE, so a writer beside another process waits for
 	// the lock instead of failing once it has read.
+	// Each connection may keep 16 MiB of pages (SQLite's default is 2 MiB): without the memory
+	// map, a follow-ups page filtered by factor at 100,000 incidents read its pages again from
+	// the file on every view (23 ms, 8 ms kept). A commit by another connection empties the
+	// cache anyway, so a small database never fills it.
 	params := url.Values{"_time_format": {"sqlite"}}
-	for _, p := range []string{"journal_mode(WAL)", "busy_timeout(10000)", "foreign_keys(1)", "synchronous(NORMAL)"} {
+	for _, p := range []string{"journal_mode(WAL)", "busy_timeout(10000)", "foreign_keys(1)", "synchronous(NORMAL)", "cache_size(-16384)"} {
 		params.Add("_pragma", p)
 	}
 	// The connections keep their compiled statements (sqlite_conn.go): gorm's statement
