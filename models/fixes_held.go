@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"time"
 )
 
 // FixesHeld is the recurrence report's view of which kinds of fixes held: for each factor and
@@ -32,31 +31,31 @@ type FixKindRecord struct {
 // Held counts the fixes no incident came back after.
 func (r FixKindRecord) Held() int { return r.Fixes - r.CameBack }
 
-// FixesHeldReport builds the report over every live incident and done follow-up, in two
-// statements on the scans' pool (they read every incident).
+// FixesHeldReport builds the report over every live incident and done follow-up, in two grouped
+// statements on the scans' pool (they read every incident): each factor's near misses, and per
+// factor and kind the done fixes, how many an incident came back after and how many only a near
+// miss did. Grouped in SQL, not in Go: at 100,000 incidents the rows alone took 0.9 s to read.
 func (s *Store) FixesHeldReport(ctx context.Context) (*FixesHeld, error) {
 	db := s.scan.WithContext(ctx)
-	var fixes []struct {
-		FactorID  int64
-		Kind      string
-		DoneAt    time.Time
-		StartedAt *time.Time
+	var near []struct {
+		FactorID int64
+		N        int
 	}
-	err := db.Raw(`SELECT ff.factor_id, f.kind, f.done_at, i.started_at
-		FROM follow_up_factors ff JOIN follow_ups f ON f.id = ff.follow_up_id JOIN incidents i ON i.id = f.incident_id
-		WHERE f.status = 'done' AND f.done_at IS NOT NULL AND i.deleted_at IS NULL`).Scan(&fixes).Error
+	err := db.Raw(`SELECT x.factor_id, COUNT(*) AS n FROM incidents nm CROSS JOIN incident_factors x
+		WHERE x.incident_id = nm.id AND nm.near_miss AND x.live GROUP BY x.factor_id`).Scan(&near).Error
 	if err != nil {
-		return nil, fmt.Errorf("fixes held: read done follow-ups: %w", err)
+		return nil, fmt.Errorf("fixes held: count near misses: %w", err)
 	}
-	var incidents []struct {
-		FactorID  int64
-		StartedAt *time.Time
-		NearMiss  bool
+	var grouped []struct {
+		FactorID      int64
+		Kind          string
+		Fixes         int
+		CameBack      int
+		NearMissAfter int
 	}
-	err = db.Raw(`SELECT fi.factor_id, i.started_at, i.near_miss
-		FROM incident_factors fi JOIN incidents i ON i.id = fi.incident_id WHERE i.deleted_at IS NULL`).Scan(&incidents).Error
+	err = db.Raw(s.fixesHeldSQL()).Scan(&grouped).Error
 	if err != nil {
-		return nil, fmt.Errorf("fixes held: read incidents: %w", err)
+		return nil, fmt.Errorf("fixes held: count done follow-ups: %w", err)
 	}
 	factors, err := s.ListFactors(ctx)
 	if err != nil {
@@ -66,55 +65,17 @@ func (s *Store) FixesHeldReport(ctx context.Context) (*FixesHeld, error) {
 	for _, f := range factors {
 		byID[f.ID] = f
 	}
-	// The latest start per factor, of incidents and of near misses.
-	latest, latestNear := map[int64]time.Time{}, map[int64]time.Time{}
 	out := &FixesHeld{NearMisses: map[int64]int{}}
-	for _, inc := range incidents {
-		if inc.NearMiss {
-			out.NearMisses[inc.FactorID]++
-		}
-		if inc.StartedAt == nil {
-			continue
-		}
-		m := latest
-		if inc.NearMiss {
-			m = latestNear
-		}
-		if inc.StartedAt.After(m[inc.FactorID]) {
-			m[inc.FactorID] = *inc.StartedAt
-		}
+	for _, n := range near {
+		out.NearMisses[n.FactorID] = n.N
 	}
-	type key struct {
-		factor int64
-		kind   string
-	}
-	rows := map[key]*FixKindRecord{}
-	for _, fx := range fixes {
-		f, ok := byID[fx.FactorID]
-		if !ok {
-			continue
-		}
-		effective := fx.DoneAt
-		if fx.StartedAt != nil && fx.StartedAt.After(effective) {
-			effective = *fx.StartedAt
-		}
-		k := key{fx.FactorID, fx.Kind}
-		r := rows[k]
-		if r == nil {
-			r = &FixKindRecord{Factor: f, Kind: fx.Kind}
-			rows[k] = r
-		}
-		r.Fixes++
-		switch {
-		case latest[fx.FactorID].After(effective):
-			r.CameBack++
-		case latestNear[fx.FactorID].After(effective):
-			r.NearMissAfter++
+	for _, g := range grouped {
+		if f, ok := byID[g.FactorID]; ok {
+			out.Rows = append(out.Rows, FixKindRecord{Factor: f, Kind: g.Kind, Fixes: g.Fixes, CameBack: g.CameBack, NearMissAfter: g.NearMissAfter})
 		}
 	}
 	kinds := map[string]*FixKindRecord{}
-	for _, r := range rows {
-		out.Rows = append(out.Rows, *r)
+	for _, r := range out.Rows {
 		k := kinds[r.Kind]
 		if k == nil {
 			k = &FixKindRecord{Kind: r.Kind}
@@ -144,4 +105,37 @@ func compareText(a, b string) int {
 		return 1
 	}
 	return 0
+}
+
+// fixesHeldSQL groups the done fixes by factor and kind. A fix takes effect when it is done or,
+// if later, when its own incident started (as FactorRecurrence.FixedAt); it came back when a
+// live incident with the factor started after that, else a near miss after it is counted. The
+// instants are the recurrence copies' Unix seconds (the tags' started_unix and fixed_unix, kept by
+// the write path), read from their indexes: no incident is looked up but the near misses, which
+// are few (read through their partial index, as recurrenceNearMissesSQL does), and the done
+// follow-ups, for their kind. A fix of an incident with no start takes effect when it was done.
+func (s *Store) fixesHeldSQL() string {
+	doneUnix := "unixepoch(f.done_at)"
+	if s.dialect == "postgres" {
+		doneUnix = "CAST(EXTRACT(EPOCH FROM f.done_at) AS BIGINT)"
+	}
+	return `WITH latest AS (
+			SELECT factor_id, MAX(started_unix) AS came FROM incident_factors
+			WHERE live AND incident_id NOT IN (SELECT id FROM incidents WHERE near_miss) GROUP BY factor_id),
+		latest_near AS (
+			SELECT x.factor_id AS factor_id, MAX(x.started_unix) AS near FROM incidents nm CROSS JOIN incident_factors x
+			WHERE x.incident_id = nm.id AND nm.near_miss AND x.live GROUP BY x.factor_id),
+		fixes AS (
+			SELECT ff.factor_id AS factor_id, f.kind AS kind, ff.fixed_unix AS effective
+			FROM follow_up_factors ff JOIN follow_ups f ON f.id = ff.follow_up_id
+			WHERE ff.live AND ff.fixed_unix IS NOT NULL
+			UNION ALL
+			SELECT ff.factor_id, f.kind, ` + doneUnix + `
+			FROM incidents i JOIN follow_ups f ON f.incident_id = i.id JOIN follow_up_factors ff ON ff.follow_up_id = f.id
+			WHERE i.started_at IS NULL AND i.deleted_at IS NULL AND f.status = 'done' AND f.done_at IS NOT NULL)
+		SELECT x.factor_id, x.kind, COUNT(*) AS fixes,
+			SUM(CASE WHEN l.came > x.effective THEN 1 ELSE 0 END) AS came_back,
+			SUM(CASE WHEN (l.came IS NULL OR l.came <= x.effective) AND n.near > x.effective THEN 1 ELSE 0 END) AS near_miss_after
+		FROM fixes x LEFT JOIN latest l ON l.factor_id = x.factor_id LEFT JOIN latest_near n ON n.factor_id = x.factor_id
+		GROUP BY x.factor_id, x.kind`
 }

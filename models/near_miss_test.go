@@ -60,7 +60,8 @@ func TestInsightsCountNearMissesApart(t *testing.T) {
 }
 
 // Which fixes held: a "prevent" fix for cold caches that an incident came back after, a "detect"
-// fix for it that only a near miss came back after, and a fix for another factor that held.
+// fix for it that only a near miss came back after, and for another factor a fix that an
+// incident came back after and a fix of an incident with no start, which takes effect when done.
 func TestFixesHeldReport(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, s *models.Store) {
 		ctx := context.Background()
@@ -76,8 +77,12 @@ func TestFixesHeldReport(t *testing.T) {
 			if len(fixes) > 0 {
 				children.FollowUps = &fixes
 			}
+			var started *time.Time // n = 0: no start
+			if n > 0 {
+				started = day(n)
+			}
 			_, err := s.CreateIncident(ctx, models.IncidentInput{Title: "Probe", Severity: "sev2", Status: "resolved", TimeZone: "UTC",
-				PostmortemState: "none", NearMiss: nearMiss, Factors: []string{factor}, Milestones: models.Milestones{StartedAt: day(n)}}, children)
+				PostmortemState: "none", NearMiss: nearMiss, Factors: []string{factor}, Milestones: models.Milestones{StartedAt: started}}, children)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -89,6 +94,8 @@ func TestFixesHeldReport(t *testing.T) {
 		create(5, "probe-caches", false, fix("detect", "probe-caches", 6))
 		create(9, "probe-caches", true) // a near miss after both fixes
 		create(3, "probe-certs", false, fix("process", "probe-certs", 4))
+		create(0, "probe-certs", false, fix("mitigate", "probe-certs", 10))
+		create(12, "probe-certs", false) // after both of its fixes
 		report, err := s.FixesHeldReport(ctx)
 		if err != nil {
 			t.Fatal(err)
@@ -98,7 +105,8 @@ func TestFixesHeldReport(t *testing.T) {
 			got[r.Factor.Slug+"/"+r.Kind] = [3]int{r.Fixes, r.CameBack, r.NearMissAfter}
 		}
 		want := map[string][3]int{
-			"probe-caches/prevent": {1, 1, 0}, "probe-caches/detect": {1, 0, 1}, "probe-certs/process": {1, 0, 0},
+			"probe-caches/prevent": {1, 1, 0}, "probe-caches/detect": {1, 0, 1}, "probe-certs/process": {1, 1, 0},
+			"probe-certs/mitigate": {1, 1, 0},
 		}
 		if len(got) != len(want) {
 			t.Fatalf("rows = %v, want %v", got, want)
@@ -108,7 +116,7 @@ func TestFixesHeldReport(t *testing.T) {
 				t.Errorf("%s = %v, want %v (fixes, came back, near miss after)", k, got[k], w)
 			}
 		}
-		if len(report.ByKind) != 3 || report.ByKind[0].Kind != "prevent" || report.ByKind[0].Held() != 0 || report.ByKind[1].Held() != 1 {
+		if len(report.ByKind) != 4 || report.ByKind[0].Kind != "prevent" || report.ByKind[0].Held() != 0 || report.ByKind[1].Held() != 1 {
 			t.Errorf("by kind = %+v", report.ByKind)
 		}
 		var cold int64
