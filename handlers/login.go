@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -28,9 +29,7 @@ func (h *Handlers) Login(c echo.Context) error {
 		return err
 	}
 	if wait > 0 {
-		seconds := int(math.Ceil(wait.Seconds()))
-		c.Response().Header().Set("Retry-After", strconv.Itoa(seconds))
-		view.Error = "Too many failed sign-ins. Try again in " + strconv.Itoa((seconds+59)/60) + " minutes."
+		view.Error = "Too many failed sign-ins. Try again in " + retryAfter(c, wait) + "."
 		return h.renderLogin(c, http.StatusTooManyRequests, view)
 	}
 	password := c.FormValue("password")
@@ -79,4 +78,14 @@ func (h *Handlers) startSession(c echo.Context, user *models.User) error {
 	h.Sessions.Put(ctx, SessionEpochKey, user.SessionEpoch)
 	h.Sessions.Remove(ctx, SessionCSRFKey)
 	return nil
+}
+
+// retryAfter sets Retry-After to wait, in whole seconds, and says it in minutes for the page.
+func retryAfter(c echo.Context, wait time.Duration) string {
+	seconds := int(math.Ceil(wait.Seconds()))
+	c.Response().Header().Set("Retry-After", strconv.Itoa(seconds))
+	if minutes := (seconds + 59) / 60; minutes != 1 {
+		return strconv.Itoa(minutes) + " minutes"
+	}
+	return "1 minute"
 }

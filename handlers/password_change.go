@@ -10,7 +10,8 @@ import (
 	"hindsight/templates"
 )
 
-// PasswordChange sets a new password after checking the current one. It ends the user's other
+// PasswordChange sets a new password after checking the current one, throttled like sign-in
+// (models.LoginBlockedFor). It ends the user's other
 // sessions, keeping this one, and revokes their API tokens: whoever may have known the old
 // password may also have made a token with it.
 func (h *Handlers) PasswordChange(c echo.Context) error {
@@ -21,7 +22,21 @@ func (h *Handlers) PasswordChange(c echo.Context) error {
 		return err
 	}
 	in, errs := newAccountInput(form, user.Email, user.Role)
+	// Wrong current passwords count as failed sign-ins of the account from this address, and
+	// stop it the same way: a session left open must not let its holder guess the password.
+	ip := c.RealIP()
+	wait, err := h.Store.LoginBlockedFor(ctx, user.Email, ip)
+	if err != nil {
+		return err
+	}
+	if wait > 0 {
+		errs.Add("current_password", "Too many wrong passwords. Try again in "+retryAfter(c, wait)+".")
+		return h.renderAccount(c, http.StatusTooManyRequests, templates.AccountView{PasswordErrors: errs})
+	}
 	if _, err := h.Store.Authenticate(ctx, user.Email, form.Get("current_password")); errors.Is(err, models.ErrBadCredentials) {
+		if err := h.Store.RecordLoginFailure(ctx, user.Email, ip); err != nil {
+			return err
+		}
 		errs.Add("current_password", "This is not your current password.")
 	} else if err != nil {
 		return err

@@ -278,3 +278,29 @@ func TestHistoryRecordsEveryChange(t *testing.T) {
 		}
 	}
 }
+
+// Wrong current passwords on the password form are throttled like sign-ins: past the limit even
+// the right one is refused with 429 and Retry-After, next to the field, and the password stays.
+func TestPasswordChangeIsThrottled(t *testing.T) {
+	a := newServer(t)
+	ctx := context.Background()
+	if _, err := a.store.CreateUser(ctx, models.UserInput{Email: "sre@example.com", Role: "responder", Password: testPassword}); err != nil {
+		t.Fatal(err)
+	}
+	laptop := a.anonymous()
+	laptop.login("sre@example.com", testPassword)
+	change := func(current string) response {
+		return laptop.post("/account/password", url.Values{"current_password": {current}, "password": {"a brand new passphrase"}, "password_confirm": {"a brand new passphrase"}})
+	}
+	for i := range models.LoginFailureLimit {
+		check(t, "wrong current password", change("guess "+strconv.Itoa(i)), 422, []string{"This is not your current password."}, nil)
+	}
+	r := change(testPassword)
+	check(t, "throttled even with the right password", r, http.StatusTooManyRequests, []string{"Too many wrong passwords. Try again in"}, []string{"Password changed."})
+	if ra, err := strconv.Atoi(r.header.Get("Retry-After")); err != nil || ra < 60 || ra > 15*60 {
+		t.Errorf("Retry-After = %q", r.header.Get("Retry-After"))
+	}
+	if _, err := a.store.Authenticate(ctx, "sre@example.com", testPassword); err != nil {
+		t.Errorf("the password changed while throttled: %v", err)
+	}
+}
