@@ -115,10 +115,6 @@ func compareText(a, b string) int {
 // are few (read through their partial index, as recurrenceNearMissesSQL does), and the done
 // follow-ups, for their kind. A fix of an incident with no start takes effect when it was done.
 func (s *Store) fixesHeldSQL() string {
-	doneUnix := "unixepoch(f.done_at)"
-	if s.dialect == "postgres" {
-		doneUnix = "CAST(EXTRACT(EPOCH FROM f.done_at) AS BIGINT)"
-	}
 	return `WITH latest AS (
 			SELECT factor_id, MAX(started_unix) AS came FROM incident_factors
 			WHERE live AND incident_id NOT IN (SELECT id FROM incidents WHERE near_miss) GROUP BY factor_id),
@@ -130,7 +126,7 @@ func (s *Store) fixesHeldSQL() string {
 			FROM follow_up_factors ff JOIN follow_ups f ON f.id = ff.follow_up_id
 			WHERE ff.live AND ff.fixed_unix IS NOT NULL
 			UNION ALL
-			SELECT ff.factor_id, f.kind, ` + doneUnix + `
+			SELECT ff.factor_id, f.kind, ` + s.epoch("f.done_at") + `
 			FROM incidents i JOIN follow_ups f ON f.incident_id = i.id JOIN follow_up_factors ff ON ff.follow_up_id = f.id
 			WHERE i.started_at IS NULL AND i.deleted_at IS NULL AND f.status = 'done' AND f.done_at IS NOT NULL)
 		SELECT x.factor_id, x.kind, COUNT(*) AS fixes,

@@ -41,15 +41,15 @@ func (s *Store) ListIncidents(ctx context.Context, f IncidentFilter) ([]Incident
 		return nil, 0, fmt.Errorf("list incidents: %w", err)
 	}
 	incidents := make([]Incident, len(rows))
-	marks := make([]nestedMark, len(rows))
 	var missing []*Incident
 	var missingMarks []nestedMark
 	for n := range rows {
-		if marks[n], err = rows[n].decode(&incidents[n]); err != nil {
+		mark, err := rows[n].decode(&incidents[n])
+		if err != nil {
 			return nil, 0, err
 		}
-		if !s.children.get(&incidents[n], marks[n]) {
-			missing, missingMarks = append(missing, &incidents[n]), append(missingMarks, marks[n])
+		if !s.children.get(&incidents[n], mark) {
+			missing, missingMarks = append(missing, &incidents[n]), append(missingMarks, mark)
 		}
 	}
 	if err := loadNested(db, missing...); err != nil {
