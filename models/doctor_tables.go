@@ -110,12 +110,12 @@ func doctorTables(dialect string) []doctorSpec {
 			got: "SELECT incident_id, factor_id, started_unix, live FROM incident_factors",
 		},
 		{
-			name: "follow_up_factors recurrence copy (fixed_unix, live)", table: "follow_up_factors", mode: doctorColumns,
+			name: "follow_up_factors recurrence copy (fixed_unix, kind, live)", table: "follow_up_factors", mode: doctorColumns,
 			keys:   []doctorColumn{intCol("follow_up_id"), intCol("factor_id")},
-			values: []doctorColumn{intCol("fixed_unix"), {name: "live", typ: doctorBool}},
-			want: "SELECT ff.follow_up_id, ff.factor_id, " + fixed + ` AS fixed_unix, i.deleted_at IS NULL AS live
+			values: []doctorColumn{intCol("fixed_unix"), textCol("kind"), {name: "live", typ: doctorBool}},
+			want: "SELECT ff.follow_up_id, ff.factor_id, " + fixed + ` AS fixed_unix, u.kind AS kind, i.deleted_at IS NULL AS live
 				FROM follow_up_factors ff JOIN follow_ups u ON u.id = ff.follow_up_id JOIN incidents i ON i.id = u.incident_id`,
-			got: "SELECT follow_up_id, factor_id, fixed_unix, live FROM follow_up_factors",
+			got: "SELECT follow_up_id, factor_id, fixed_unix, kind, live FROM follow_up_factors",
 		},
 	}
 	if pg {

@@ -108,10 +108,12 @@ func TestDoctorFindsAndRepairsEachDerivedTable(t *testing.T) {
 				"UPDATE incident_factors SET started_unix = started_unix + 60 WHERE (incident_id, factor_id) = (SELECT incident_id, factor_id FROM incident_factors WHERE started_unix IS NOT NULL ORDER BY 1, 2 LIMIT 1)"}},
 			{"incident_factors recurrence copy (started_unix, live)", "live turned over", []string{
 				"UPDATE incident_factors SET live = NOT live WHERE (incident_id, factor_id) = (SELECT incident_id, factor_id FROM incident_factors ORDER BY 1 DESC, 2 LIMIT 1)"}},
-			{"follow_up_factors recurrence copy (fixed_unix, live)", "live turned over", []string{
+			{"follow_up_factors recurrence copy (fixed_unix, kind, live)", "live turned over", []string{
 				"UPDATE follow_up_factors SET live = NOT live WHERE (follow_up_id, factor_id) = (SELECT follow_up_id, factor_id FROM follow_up_factors ORDER BY 1, 2 LIMIT 1)"}},
-			{"follow_up_factors recurrence copy (fixed_unix, live)", "a fix time written", []string{
+			{"follow_up_factors recurrence copy (fixed_unix, kind, live)", "a fix time written", []string{
 				"UPDATE follow_up_factors SET fixed_unix = 12345 WHERE (follow_up_id, factor_id) = (SELECT follow_up_id, factor_id FROM follow_up_factors WHERE fixed_unix IS NULL ORDER BY 1, 2 LIMIT 1)"}},
+			{"follow_up_factors recurrence copy (fixed_unix, kind, live)", "a kind changed", []string{
+				"UPDATE follow_up_factors SET kind = 'tampered' WHERE (follow_up_id, factor_id) = (SELECT follow_up_id, factor_id FROM follow_up_factors ORDER BY 1 DESC, 2 LIMIT 1)"}},
 			{"similar rankings", "a ranking naming its own incident", []string{
 				"DELETE FROM similar_suggestions", "DELETE FROM similar_sets",
 				"INSERT INTO similar_sets (incident_id, basis, computed_at) SELECT min(id), 'b', 1 FROM incidents",

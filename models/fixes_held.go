@@ -109,29 +109,47 @@ func compareText(a, b string) int {
 
 // fixesHeldSQL groups the done fixes by factor and kind. A fix takes effect when it is done or,
 // if later, when its own incident started (as FactorRecurrence.FixedAt); it came back when a
-// live incident with the factor started after that, else a near miss after it is counted. The
-// instants are the recurrence copies' Unix seconds (the tags' started_unix and fixed_unix, kept by
-// the write path), read from their indexes: no incident is looked up but the near misses, which
-// are few (read through their partial index, as recurrenceNearMissesSQL does), and the done
-// follow-ups, for their kind. A fix of an incident with no start takes effect when it was done.
+// live incident with the factor started after that, else a near miss after it is counted.
+//
+// Every figure is read from the recurrence copies' indexes (the tags' started_unix, fixed_unix and
+// kind, kept by the write path): each factor's latest start is the first entry of its range of
+// incident_factors_recurrence_idx that is not a near miss, and per factor and kind the done fixes,
+// those before that start and those between it and the latest near miss are counts of ranges of
+// follow_up_factors_kind_idx, so no follow-up or incident is looked up but the near misses (few,
+// through their partial index, as recurrenceNearMissesSQL does) and the fixes of incidents with no
+// start. Those take effect when they were done; they are read from the incidents with no start
+// (through the started index), each one's follow-ups by incident. Comparing each fix with its
+// factor's bounds row by row took 0.24 s at 100,000 incidents and 75,000 done fixes; looking every
+// fix's follow-up up for its kind, 0.1 s of it.
 func (s *Store) fixesHeldSQL() string {
-	return `WITH latest AS (
-			SELECT factor_id, MAX(started_unix) AS came FROM incident_factors
-			WHERE live AND incident_id NOT IN (SELECT id FROM incidents WHERE near_miss) GROUP BY factor_id),
-		latest_near AS (
-			SELECT x.factor_id AS factor_id, MAX(x.started_unix) AS near FROM incidents nm CROSS JOIN incident_factors x
-			WHERE x.incident_id = nm.id AND nm.near_miss AND x.live GROUP BY x.factor_id),
-		fixes AS (
-			SELECT ff.factor_id AS factor_id, f.kind AS kind, ff.fixed_unix AS effective
-			FROM follow_up_factors ff JOIN follow_ups f ON f.id = ff.follow_up_id
-			WHERE ff.live AND ff.fixed_unix IS NOT NULL
+	kept := `SELECT COUNT(*) FROM follow_up_factors y` + s.indexedBy("follow_up_factors_kind_idx") + `
+				WHERE y.factor_id = k.factor_id AND y.kind = k.kind AND y.live AND y.fixed_unix IS NOT NULL`
+	return `WITH bounds AS (
+			SELECT f.id AS factor_id,
+				(SELECT y.started_unix FROM incident_factors y WHERE y.factor_id = f.id AND y.live AND y.started_unix IS NOT NULL
+					AND y.incident_id NOT IN (SELECT id FROM incidents WHERE near_miss)
+					ORDER BY y.started_unix DESC LIMIT 1) AS came,
+				n.near AS near
+			FROM factors f LEFT JOIN (
+				SELECT x.factor_id AS factor_id, MAX(x.started_unix) AS near FROM incidents nm CROSS JOIN incident_factors x
+				WHERE x.incident_id = nm.id AND nm.near_miss AND x.live GROUP BY x.factor_id) n ON n.factor_id = f.id),
+		kinds AS (
+			SELECT factor_id, kind, COUNT(*) AS fixes FROM follow_up_factors` + s.indexedBy("follow_up_factors_kind_idx") + `
+			WHERE live AND fixed_unix IS NOT NULL GROUP BY factor_id, kind),
+		counted AS (
+			SELECT k.factor_id AS factor_id, k.kind AS kind, k.fixes AS fixes,
+				(` + kept + ` AND y.fixed_unix < b.came) AS came_back,
+				(` + kept + ` AND (b.came IS NULL OR y.fixed_unix >= b.came) AND y.fixed_unix < b.near) AS near_miss_after
+			FROM kinds k JOIN bounds b ON b.factor_id = k.factor_id
 			UNION ALL
-			SELECT ff.factor_id, f.kind, ` + s.epoch("f.done_at") + `
-			FROM incidents i JOIN follow_ups f ON f.incident_id = i.id JOIN follow_up_factors ff ON ff.follow_up_id = f.id
-			WHERE i.started_at IS NULL AND i.deleted_at IS NULL AND f.status = 'done' AND f.done_at IS NOT NULL)
-		SELECT x.factor_id, x.kind, COUNT(*) AS fixes,
-			SUM(CASE WHEN l.came > x.effective THEN 1 ELSE 0 END) AS came_back,
-			SUM(CASE WHEN (l.came IS NULL OR l.came <= x.effective) AND n.near > x.effective THEN 1 ELSE 0 END) AS near_miss_after
-		FROM fixes x LEFT JOIN latest l ON l.factor_id = x.factor_id LEFT JOIN latest_near n ON n.factor_id = x.factor_id
-		GROUP BY x.factor_id, x.kind`
+			SELECT x.factor_id, x.kind, 1,
+				CASE WHEN b.came > x.effective THEN 1 ELSE 0 END,
+				CASE WHEN (b.came IS NULL OR b.came <= x.effective) AND b.near > x.effective THEN 1 ELSE 0 END
+			FROM (SELECT ff.factor_id AS factor_id, f.kind AS kind, ` + s.epoch("f.done_at") + ` AS effective
+				FROM incidents i CROSS JOIN follow_ups f` + s.indexedBy("follow_ups_incident_idx") + ` CROSS JOIN follow_up_factors ff
+				WHERE f.incident_id = i.id AND ff.follow_up_id = f.id
+					AND i.started_at IS NULL AND i.deleted_at IS NULL AND f.status = 'done' AND f.done_at IS NOT NULL) x
+			JOIN bounds b ON b.factor_id = x.factor_id)
+		SELECT factor_id, kind, SUM(fixes) AS fixes, SUM(came_back) AS came_back, SUM(near_miss_after) AS near_miss_after
+		FROM counted GROUP BY factor_id, kind`
 }

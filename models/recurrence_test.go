@@ -306,8 +306,8 @@ func checkCopies(t *testing.T, s *models.Store, db *sql.DB) {
 	for _, both := range []bool{false, true} {
 		a, b := "SELECT x.incident_id, x.factor_id, x.started_unix, x.live FROM incident_factors x",
 			"SELECT x.incident_id, x.factor_id, "+fmt.Sprintf(unix, "i.started_at")+", i.deleted_at IS NULL FROM incident_factors x JOIN incidents i ON i.id = x.incident_id"
-		c, d := "SELECT y.follow_up_id, y.factor_id, y.fixed_unix, y.live FROM follow_up_factors y",
-			"SELECT y.follow_up_id, y.factor_id, "+fixed+", i.deleted_at IS NULL FROM follow_up_factors y JOIN follow_ups u ON u.id = y.follow_up_id JOIN incidents i ON i.id = u.incident_id"
+		c, d := "SELECT y.follow_up_id, y.factor_id, y.fixed_unix, y.kind, y.live FROM follow_up_factors y",
+			"SELECT y.follow_up_id, y.factor_id, "+fixed+", u.kind, i.deleted_at IS NULL FROM follow_up_factors y JOIN follow_ups u ON u.id = y.follow_up_id JOIN incidents i ON i.id = u.incident_id"
 		if both {
 			a, b, c, d = b, a, d, c
 		}

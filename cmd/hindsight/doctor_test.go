@@ -42,7 +42,7 @@ func TestDoctorCommand(t *testing.T) {
 
 			out, err = runCLI(t, "", "doctor", "--database", db)
 			if !errors.Is(err, models.ErrDoctorFound) || !strings.Contains(out, "incident_factors recurrence copy (started_unix, live): ") || !(strings.Contains(out, " differ\n") || strings.Contains(out, " differs\n")) ||
-				!strings.Contains(out, "started_unix stored ") || !strings.Contains(out, "follow_up_factors recurrence copy (fixed_unix, live): ok (") {
+				!strings.Contains(out, "started_unix stored ") || !strings.Contains(out, "follow_up_factors recurrence copy (fixed_unix, kind, live): ok (") {
 				t.Fatalf("doctor after corrupting the recurrence copy: %v\n%s", err, out)
 			}
 			out, err = runCLI(t, "", "doctor", "--repair", "--database", db)
