@@ -215,7 +215,10 @@ func PublicEvents(inc *Incident) []TimelineEvent {
 // countWrites counts every writing statement of this process. Reads go through the query and
 // row callbacks, so on PostgreSQL, where one pool serves both, they are not counted.
 func (s *Store) countWrites() error {
-	count := func(*gorm.DB) { s.writes.Add(1) }
+	count := func(*gorm.DB) {
+		s.writes.Add(1)
+		s.wakeCheckpoints()
+	}
 	cb := s.write.Callback()
 	for _, err := range []error{
 		cb.Create().After("gorm:create").Register("hindsight:writes", count),

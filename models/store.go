@@ -54,6 +54,8 @@ type Store struct {
 	components outboxSignal
 	// writeTurn orders SQLite's write transactions by arrival (write_turn.go).
 	writeTurn writeQueue
+	// checkpoints copies SQLite's write-ahead log into the file off the write path (checkpoints.go).
+	checkpoints *checkpointer
 }
 
 // pools are the store's distinct connection pools.
@@ -141,6 +143,9 @@ func Open(ctx context.Context, databaseURL string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load migrations: %w", err)
 	}
+	if s.dialect == "sqlite" {
+		s.startCheckpoints()
+	}
 	return s, nil
 }
 
@@ -188,7 +193,9 @@ func openSQLitePools(databaseURL string, cfg *gorm.Config) (reader, scanner, wri
 	// faults after it cost a short read more than read(2) did (docs/performance.md).
 	scanParams := url.Values{"_time_format": params["_time_format"], "_pragma": append(slices.Clone(params["_pragma"]), "mmap_size(1073741824)")}
 	if scanner, err = pool(scanParams, 4); err == nil {
+		// The writer never checkpoints: the store's checkpointer does, beside it (checkpoints.go).
 		params.Set("_txlock", "immediate")
+		params.Add("_pragma", "wal_autocheckpoint(0)")
 		if writer, err = pool(params, 1); err == nil {
 			return reader, scanner, writer, nil
 		}
@@ -241,6 +248,7 @@ func (s *Store) Statements() int64 { return s.statements.Load() }
 
 // Close closes the database connections.
 func (s *Store) Close() error {
+	s.stopCheckpoints()
 	var errs []error
 	for _, db := range s.pools() {
 		if sqlDB, err := db.DB(); err == nil {
@@ -260,6 +268,7 @@ func (s *Store) MigrateUp(ctx context.Context) (int, error) {
 	if err := s.backfillPublications(ctx); err != nil {
 		return len(results), err
 	}
+	s.wakeCheckpoints() // goose writes beside gorm's callbacks, which wake it otherwise
 	return len(results), nil
 }
 

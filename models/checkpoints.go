@@ -1,0 +1,124 @@
+package models
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// SQLite copies the write-ahead log back into the database file in checkpoints. Left to itself it
+// runs one inside the commit that takes the log past 1,000 pages, on the one writer connection,
+// with an fsync of the database file: under a stream of writes that commit took 100-250 ms now and
+// then, and the fifteen writers queued behind it saw it too (write p99 135-500 ms in one run of
+// six, docs/performance.md). The writer connection therefore never checkpoints
+// (wal_autocheckpoint 0), and a goroutine of the store's runs PASSIVE checkpoints on a connection of
+// its own instead: they copy what every reader is done with while the writer goes on appending,
+// and do not wait for locks. A writing statement wakes it; it lets checkpointDelay pass first, so
+// that a burst of writes is copied in one checkpoint (and the statement has committed), and does
+// nothing while nothing is written. The last connection to close checkpoints what is left.
+
+// checkpointDelay is how long the checkpointer lets writes gather after the first wakes it.
+const checkpointDelay = 100 * time.Millisecond
+
+type checkpointer struct {
+	wake chan struct{}
+	stop chan struct{}
+	done chan struct{}
+	once sync.Once
+	// runs counts the checkpoints that completed: every page of the log was copied.
+	runs atomic.Int64
+}
+
+// startCheckpoints starts the SQLite store's checkpointer.
+func (s *Store) startCheckpoints() {
+	c := &checkpointer{wake: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
+	s.checkpoints = c
+	go func() {
+		defer close(c.done)
+		for {
+			select {
+			case <-c.stop:
+				return
+			case <-c.wake:
+			}
+			select {
+			case <-c.stop:
+				return
+			case <-time.After(checkpointDelay):
+			}
+			err := Safely(func() error { return s.checkpoint(c) })
+			if err != nil {
+				slog.Error("sqlite checkpoint", "err", err)
+			}
+		}
+	}()
+}
+
+// checkpoint copies the log into the file. Passive checkpoints beside the writer copy what was
+// committed when each began, never all of it while writes go on, and SQLite starts the log over
+// only after one copied everything: so while little is left it takes a write turn (write_turn.go)
+// and copies the rest, as the writer's own checkpoints did, but a few pages instead of a thousand.
+func (s *Store) checkpoint(c *checkpointer) error {
+	left, err := s.checkpointPassive()
+	for n := 0; err == nil && left > checkpointLeft && n < 4; n++ {
+		left, err = s.checkpointPassive()
+	}
+	if err != nil {
+		return err
+	}
+	if err := s.writeTurn.wait(context.Background()); err != nil {
+		return err
+	}
+	defer s.writeTurn.done()
+	if left, err = s.checkpointPassive(); err == nil && left == 0 {
+		c.runs.Add(1)
+	}
+	return err
+}
+
+// checkpointLeft is how many pages of the log may be left for the checkpoint inside a write turn.
+const checkpointLeft = 64
+
+// checkpointPassive runs one PASSIVE checkpoint and returns how many pages of the log it left
+// (pages a reader still needs, or written since it began).
+func (s *Store) checkpointPassive() (int64, error) {
+	var busy, logged, copied int64
+	err := s.scan.WithContext(context.Background()).Raw("PRAGMA wal_checkpoint(PASSIVE)").Row().Scan(&busy, &logged, &copied)
+	if err != nil {
+		return 0, fmt.Errorf("checkpoint the write-ahead log: %w", err)
+	}
+	if busy != 0 || logged < 0 {
+		return max(logged, 1), nil
+	}
+	return logged - copied, nil
+}
+
+// wakeCheckpoints tells the checkpointer that something was written (it may not have committed).
+func (s *Store) wakeCheckpoints() {
+	if c := s.checkpoints; c != nil {
+		select {
+		case c.wake <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// stopCheckpoints stops the checkpointer and waits for it, before the pools close.
+func (s *Store) stopCheckpoints() {
+	if c := s.checkpoints; c != nil {
+		c.once.Do(func() { close(c.stop) })
+		<-c.done
+	}
+}
+
+// Checkpoints counts the background checkpoints that copied the whole write-ahead log (SQLite; 0
+// on PostgreSQL).
+func (s *Store) Checkpoints() int64 {
+	if s.checkpoints == nil {
+		return 0
+	}
+	return s.checkpoints.runs.Load()
+}
