@@ -146,7 +146,7 @@ func TestBrowserPictureOfEverySeed(t *testing.T) {
 						chromedp.Navigate(srv.URL+path+"#picture"),
 						chromedp.WaitVisible(chromedp.CSS("svg.scale-bar")),
 					)
-					png, err := chromedp.Run(ctx, chromedp.FullScreenshot(85))
+					png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 					if err != nil {
 						t.Fatal(err)
 					}

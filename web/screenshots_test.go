@@ -94,9 +94,12 @@ func TestScreenshots(t *testing.T) {
 					}),
 					chromedp.Navigate(srv.URL+path),
 					chromedp.WaitVisible(chromedp.CSS("main")),
-					chromedp.Sleep(200*time.Millisecond),
 				)
-				png, err := chromedp.Run(ctx, chromedp.FullScreenshot(85))
+				// The fonts loaded and two frames painted after them: the page as a reader sees it.
+				if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](settled, chromedp.EvalAwaitPromise)); err != nil {
+					t.Fatal(err)
+				}
+				png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100)) // 100 is PNG; below it, JPEG
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -107,3 +110,6 @@ func TestScreenshots(t *testing.T) {
 		}
 	}
 }
+
+// settled resolves once the page's fonts have loaded and two frames were painted after that.
+const settled = `document.fonts.ready.then(() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() => done(true)))))`
