@@ -11,14 +11,15 @@ import (
 
 // SQLite copies the write-ahead log back into the database file in checkpoints. Left to itself it
 // runs one inside the commit that takes the log past 1,000 pages, on the one writer connection,
-// with an fsync of the database file: under a stream of writes that commit took 100-250 ms now and
-// then, and the fifteen writers queued behind it saw it too (write p99 135-500 ms in one run of
-// six, docs/performance.md). The writer connection therefore never checkpoints
-// (wal_autocheckpoint 0), and a goroutine of the store's runs PASSIVE checkpoints on a connection of
-// its own instead: they copy what every reader is done with while the writer goes on appending,
-// and do not wait for locks. A writing statement wakes it; it lets checkpointDelay pass first, so
-// that a burst of writes is copied in one checkpoint (and the statement has committed), and does
-// nothing while nothing is written. The last connection to close checkpoints what is left.
+// with an fsync of the database file: under a stream of writes such a commit took up to 250 ms,
+// and the fifteen writers queued behind it waited too (write p99 135 and 502 ms in two runs of 24,
+// docs/performance.md). The writer connection therefore never checkpoints (wal_autocheckpoint 0),
+// and a goroutine of the store's checkpoints on the scans' pool instead: PASSIVE checkpoints, which
+// copy what every reader is done with while the writer goes on appending and wait for no lock,
+// then a short last one in a write turn. A writing statement wakes it; it lets checkpointDelay
+// pass first, so that a burst of writes is copied in one checkpoint (and the statement has
+// committed), and does nothing while nothing is written. The last connection to close
+// checkpoints what is left.
 
 // checkpointDelay is how long the checkpointer lets writes gather after the first wakes it.
 const checkpointDelay = 100 * time.Millisecond
