@@ -2,11 +2,14 @@ package models
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"log/slog"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	moderncsqlite "modernc.org/sqlite"
 )
 
 // SQLite copies the write-ahead log back into the database file in checkpoints. Left to itself it
@@ -14,7 +17,7 @@ import (
 // with an fsync of the database file: under a stream of writes such a commit took up to 250 ms,
 // and the fifteen writers queued behind it waited too (write p99 135 and 502 ms in two runs of 24,
 // docs/performance.md). The writer connection therefore never checkpoints (wal_autocheckpoint 0),
-// and a goroutine of the store's checkpoints on the scans' pool instead: PASSIVE checkpoints, which
+// and a goroutine of the store's checkpoints on a connection of its own instead: PASSIVE checkpoints, which
 // copy what every reader is done with while the writer goes on appending and wait for no lock,
 // then a short last one in a write turn. A writing statement wakes it; it lets checkpointDelay
 // pass first, so that a burst of writes is copied in one checkpoint (and the statement has
@@ -25,6 +28,9 @@ import (
 const checkpointDelay = 100 * time.Millisecond
 
 type checkpointer struct {
+	// db is the checkpointer's own connection, outside the store's pools: its statements are not
+	// the requests' (Store.Statements, the compiled-statement counts), and it waits for no pool.
+	db   *sql.DB
 	wake chan struct{}
 	stop chan struct{}
 	done chan struct{}
@@ -33,9 +39,16 @@ type checkpointer struct {
 	runs atomic.Int64
 }
 
-// startCheckpoints starts the SQLite store's checkpointer.
-func (s *Store) startCheckpoints() {
-	c := &checkpointer{wake: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
+// startCheckpoints opens a connection to the SQLite file at path and starts the store's
+// checkpointer on it.
+func (s *Store) startCheckpoints(path string) error {
+	connector, err := moderncsqlite.NewConnector("file:" + path)
+	if err != nil {
+		return fmt.Errorf("open the checkpointer's connection: %w", err)
+	}
+	db := sql.OpenDB(connector)
+	db.SetMaxOpenConns(1)
+	c := &checkpointer{db: db, wake: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
 	s.checkpoints = c
 	go func() {
 		defer close(c.done)
@@ -56,6 +69,7 @@ func (s *Store) startCheckpoints() {
 			}
 		}
 	}()
+	return nil
 }
 
 // checkpoint copies the log into the file. Passive checkpoints beside the writer copy what was
@@ -63,9 +77,9 @@ func (s *Store) startCheckpoints() {
 // only after one copied everything: so while little is left it takes a write turn (write_turn.go)
 // and copies the rest, as the writer's own checkpoints did, but a few pages instead of a thousand.
 func (s *Store) checkpoint(c *checkpointer) error {
-	left, err := s.checkpointPassive()
+	left, err := c.passive()
 	for n := 0; err == nil && left > checkpointLeft && n < 4; n++ {
-		left, err = s.checkpointPassive()
+		left, err = c.passive()
 	}
 	if err != nil {
 		return err
@@ -74,7 +88,7 @@ func (s *Store) checkpoint(c *checkpointer) error {
 		return err
 	}
 	defer s.writeTurn.done()
-	if left, err = s.checkpointPassive(); err == nil && left == 0 {
+	if left, err = c.passive(); err == nil && left == 0 {
 		c.runs.Add(1)
 	}
 	return err
@@ -83,11 +97,11 @@ func (s *Store) checkpoint(c *checkpointer) error {
 // checkpointLeft is how many pages of the log may be left for the checkpoint inside a write turn.
 const checkpointLeft = 64
 
-// checkpointPassive runs one PASSIVE checkpoint and returns how many pages of the log it left
-// (pages a reader still needs, or written since it began).
-func (s *Store) checkpointPassive() (int64, error) {
+// passive runs one PASSIVE checkpoint and returns how many pages of the log it left (pages a
+// reader still needs, or written since it began).
+func (c *checkpointer) passive() (int64, error) {
 	var busy, logged, copied int64
-	err := s.scan.WithContext(context.Background()).Raw("PRAGMA wal_checkpoint(PASSIVE)").Row().Scan(&busy, &logged, &copied)
+	err := c.db.QueryRowContext(context.Background(), "PRAGMA wal_checkpoint(PASSIVE)").Scan(&busy, &logged, &copied)
 	if err != nil {
 		return 0, fmt.Errorf("checkpoint the write-ahead log: %w", err)
 	}
@@ -110,8 +124,11 @@ func (s *Store) wakeCheckpoints() {
 // stopCheckpoints stops the checkpointer and waits for it, before the pools close.
 func (s *Store) stopCheckpoints() {
 	if c := s.checkpoints; c != nil {
-		c.once.Do(func() { close(c.stop) })
-		<-c.done
+		c.once.Do(func() {
+			close(c.stop)
+			<-c.done
+			c.db.Close()
+		})
 	}
 }
 

@@ -144,18 +144,26 @@ func Open(ctx context.Context, databaseURL string) (*Store, error) {
 		return nil, fmt.Errorf("load migrations: %w", err)
 	}
 	if s.dialect == "sqlite" {
-		s.startCheckpoints()
+		if err := s.startCheckpoints(sqlitePath(databaseURL)); err != nil {
+			return nil, err
+		}
 	}
 	return s, nil
+}
+
+// sqlitePath is the file a SQLite database URL names.
+func sqlitePath(databaseURL string) string {
+	path := strings.TrimPrefix(strings.TrimPrefix(databaseURL, "sqlite://"), "file:")
+	if i := strings.IndexByte(path, '?'); i >= 0 {
+		path = path[:i]
+	}
+	return path
 }
 
 // openSQLitePools opens the SQLite file of databaseURL three times: the requests' reads, the
 // scans' reads and the one writer.
 func openSQLitePools(databaseURL string, cfg *gorm.Config) (reader, scanner, writer *gorm.DB, err error) {
-	path := strings.TrimPrefix(strings.TrimPrefix(databaseURL, "sqlite://"), "file:")
-	if i := strings.IndexByte(path, '?'); i >= 0 {
-		path = path[:i]
-	}
+	path := sqlitePath(databaseURL)
 	// Times are written in the format the driver names "sqlite" (2006-01-02 15:04:05+00:00),
 	// and write transactions start IMMEDIATE, so a writer beside another process waits for
 	// the lock instead of failing once it has read.
