@@ -41,8 +41,7 @@ func (s *Store) FixesHeldReport(ctx context.Context) (*FixesHeld, error) {
 		FactorID int64
 		N        int
 	}
-	err := db.Raw(`SELECT x.factor_id, COUNT(*) AS n FROM incidents nm CROSS JOIN incident_factors x
-		WHERE x.incident_id = nm.id AND nm.near_miss AND x.live GROUP BY x.factor_id`).Scan(&near).Error
+	err := db.Raw(nearMissesByFactorSQL).Scan(&near).Error
 	if err != nil {
 		return nil, fmt.Errorf("fixes held: count near misses: %w", err)
 	}
@@ -107,6 +106,10 @@ func compareText(a, b string) int {
 	return 0
 }
 
+// nearMissesByFactorSQL counts each factor's near misses and finds the latest one's start.
+const nearMissesByFactorSQL = `SELECT factor_id, COUNT(*) AS n, MAX(started_unix) AS near
+	FROM (` + recurrenceNearMissesSQL + `) nm GROUP BY factor_id`
+
 // fixesHeldSQL groups the done fixes by factor and kind. A fix takes effect when it is done or,
 // if later, when its own incident started (as FactorRecurrence.FixedAt); it came back when a
 // live incident with the factor started after that, else a near miss after it is counted.
@@ -130,9 +133,7 @@ func (s *Store) fixesHeldSQL() string {
 					AND y.incident_id NOT IN (SELECT id FROM incidents WHERE near_miss)
 					ORDER BY y.started_unix DESC LIMIT 1) AS came,
 				n.near AS near
-			FROM factors f LEFT JOIN (
-				SELECT x.factor_id AS factor_id, MAX(x.started_unix) AS near FROM incidents nm CROSS JOIN incident_factors x
-				WHERE x.incident_id = nm.id AND nm.near_miss AND x.live GROUP BY x.factor_id) n ON n.factor_id = f.id),
+			FROM factors f LEFT JOIN (` + nearMissesByFactorSQL + `) n ON n.factor_id = f.id),
 		kinds AS (
 			SELECT factor_id, kind, COUNT(*) AS fixes FROM follow_up_factors` + s.indexedBy("follow_up_factors_kind_idx") + `
 			WHERE live AND fixed_unix IS NOT NULL GROUP BY factor_id, kind),

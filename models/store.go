@@ -82,6 +82,7 @@ func Open(ctx context.Context, databaseURL string) (*Store, error) {
 	now := func() time.Time { return time.Now().UTC().Truncate(time.Microsecond) }
 	cfg := &gorm.Config{Logger: logger.Discard, TranslateError: true, PrepareStmt: true, NowFunc: now}
 	s := &Store{}
+	var path string // the SQLite file
 	if IsPostgres(databaseURL) {
 		db, err := gorm.Open(postgres.Open(databaseURL), cfg)
 		if err != nil {
@@ -96,7 +97,8 @@ func Open(ctx context.Context, databaseURL string) (*Store, error) {
 		sqlDB.SetConnMaxIdleTime(5 * time.Minute)
 		s.read, s.scan, s.write, s.dialect = db, db, db, "postgres"
 	} else {
-		read, scan, write, err := openSQLitePools(databaseURL, cfg)
+		path = sqlitePath(databaseURL)
+		read, scan, write, err := openSQLitePools(path, cfg)
 		if err != nil {
 			return nil, err
 		}
@@ -144,7 +146,7 @@ func Open(ctx context.Context, databaseURL string) (*Store, error) {
 		return nil, fmt.Errorf("load migrations: %w", err)
 	}
 	if s.dialect == "sqlite" {
-		if err := s.startCheckpoints(sqlitePath(databaseURL)); err != nil {
+		if err := s.startCheckpoints(path); err != nil {
 			return nil, err
 		}
 	}
@@ -160,10 +162,9 @@ func sqlitePath(databaseURL string) string {
 	return path
 }
 
-// openSQLitePools opens the SQLite file of databaseURL three times: the requests' reads, the
-// scans' reads and the one writer.
-func openSQLitePools(databaseURL string, cfg *gorm.Config) (reader, scanner, writer *gorm.DB, err error) {
-	path := sqlitePath(databaseURL)
+// openSQLitePools opens the SQLite file at path three times: the requests' reads, the scans'
+// reads and the one writer.
+func openSQLitePools(path string, cfg *gorm.Config) (reader, scanner, writer *gorm.DB, err error) {
 	// Times are written in the format the driver names "sqlite" (2006-01-02 15:04:05+00:00),
 	// and write transactions start IMMEDIATE, so a writer beside another process waits for
 	// the lock instead of failing once it has read.
